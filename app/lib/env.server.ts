@@ -1,0 +1,108 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the server reads, parsed once at start-up (PRODUCT.md,
+ * "Configuration"). A wrong value stops the process with a message naming the variable.
+ */
+
+const blankIsUnset = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankIsUnset, schema.optional());
+
+const booleanFlag = z.enum(["true", "false", "1", "0", "yes", "no"], {
+  error: "expected true or false",
+});
+
+const urlWithProtocols = (protocols: string[], what: string) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `expected ${what}` },
+  );
+
+const rawSchema = z.object({
+  NODE_ENV: z.preprocess(
+    blankIsUnset,
+    z.enum(["development", "production", "test"]).default("development"),
+  ),
+  PORT: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a port number" })
+      .int({ error: "expected a whole port number" })
+      .min(1, { error: "expected a port between 1 and 65535" })
+      .max(65535, { error: "expected a port between 1 and 65535" })
+      .default(3000),
+  ),
+  HOST: optional(z.string()),
+  DATABASE_URL: optional(
+    urlWithProtocols(["postgres:", "postgresql:"], "a postgres:// or postgresql:// URL"),
+  ),
+  DATA_DIR: z.preprocess(blankIsUnset, z.string().default("./data")),
+  SITE_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
+  OWNER_PASSWORD: optional(z.string().min(8, { error: "expected at least 8 characters" })),
+  OWNER_EMAIL: optional(z.email({ error: "expected an e-mail address" })),
+  SMTP_URL: optional(urlWithProtocols(["smtp:", "smtps:"], "an smtp:// or smtps:// URL")),
+  RESEND_API_KEY: optional(z.string()),
+  MAIL_FROM: optional(z.string()),
+  SEED_DEMO: optional(booleanFlag),
+  /** Test-only pages such as /__test/toast; never set in production. */
+  ENABLE_TEST_ROUTES: optional(booleanFlag),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  siteUrl: string;
+  ownerPassword: string | undefined;
+  ownerEmail: string | undefined;
+  smtpUrl: string | undefined;
+  resendApiKey: string | undefined;
+  mailFrom: string | undefined;
+  seedDemo: boolean;
+  enableTestRoutes: boolean;
+};
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+const isTrue = (flag: string | undefined) => flag === "true" || flag === "1" || flag === "yes";
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = rawSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const got = source[name];
+      return `  ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`;
+    });
+    throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const raw = result.data;
+  const embedded = raw.DATABASE_URL === undefined;
+  return {
+    nodeEnv: raw.NODE_ENV,
+    port: raw.PORT,
+    host: raw.HOST ?? (raw.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1"),
+    databaseUrl: raw.DATABASE_URL,
+    dataDir: raw.DATA_DIR,
+    siteUrl: (raw.SITE_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
+    ownerPassword: raw.OWNER_PASSWORD,
+    ownerEmail: raw.OWNER_EMAIL,
+    smtpUrl: raw.SMTP_URL,
+    resendApiKey: raw.RESEND_API_KEY,
+    mailFrom: raw.MAIL_FROM,
+    seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
+    enableTestRoutes: isTrue(raw.ENABLE_TEST_ROUTES),
+  };
+}

@@ -1,0 +1,96 @@
+import type { ReactNode } from "react";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+} from "react-router";
+
+import type { Route } from "./+types/root";
+import "./app.css";
+import { BackToTop } from "./components/back-to-top";
+import { Footer } from "./components/footer";
+import { Header } from "./components/header";
+import { themeInitScript } from "./lib/theme";
+import { site } from "./site.config";
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    // The theme script changes <html>'s class before hydration, on purpose.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded bg-white px-4 py-2 text-slate-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Skip to content
+        </a>
+        <Header />
+        <main id="main" className="mx-auto min-h-[70vh] max-w-6xl px-4 pt-16">
+          {children}
+        </main>
+        <Footer />
+        <BackToTop />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta() {
+  return [{ title: site.name }, { name: "description", content: site.description }];
+}
+
+/** The router's error page (PRODUCT.md, change 7): status and text, a link home, no stack in production. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let status = 500;
+  let statusText = "Internal Server Error";
+  let detail = "Something went wrong on our side. Please try again in a moment.";
+  let stack: string | undefined;
+
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    statusText = error.statusText || (status === 404 ? "Not Found" : statusText);
+    if (status === 404) detail = "The page you are looking for does not exist.";
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    detail = error.message;
+    stack = error.stack;
+  }
+
+  return (
+    <div className="py-24 text-center">
+      <title>{`${status} ${statusText} · ${site.name}`}</title>
+      <h1 className="text-3xl font-bold text-slate-900 dark:text-white">
+        Unexpected Application Error!
+      </h1>
+      <p className="mt-4 text-xl text-slate-700 dark:text-slate-300">
+        {status} {statusText}
+      </p>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">{detail}</p>
+      {stack ? <pre className="mt-6 overflow-x-auto text-left text-xs">{stack}</pre> : null}
+      <Link
+        to="/"
+        className="mt-8 inline-block rounded-lg bg-sky-700 px-5 py-2.5 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950"
+      >
+        Go back home
+      </Link>
+    </div>
+  );
+}

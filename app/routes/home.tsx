@@ -1,0 +1,70 @@
+import { appContext } from "~/context";
+import { Contact, SocialLinks } from "~/components/home/contact";
+import { Profile } from "~/components/home/profile";
+import { Skills } from "~/components/home/skills";
+import { Timeline } from "~/components/home/timeline";
+import { Tools } from "~/components/home/tools";
+import { emptyOnError } from "~/lib/safe";
+import { isClientNavigation } from "~/lib/streaming";
+import { listExperiences, listStudies } from "~/models/profile.server";
+import { site } from "~/site.config";
+
+import type { Route } from "./+types/home";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  // A client-side navigation shows the page at once, with "Loading experiences..." in these two
+  // sections until their rows stream in; a document arrives with both already filled in.
+  const experiences = emptyOnError(listExperiences(db), "Error fetching experiences:").then(
+    (rows) =>
+      rows.map((e) => ({
+        id: e.id,
+        heading: `${e.title} at ${e.company}`,
+        from: e.from,
+        to: e.to,
+        current: e.currentJob,
+      })),
+  );
+  const education = emptyOnError(listStudies(db), "Error fetching education:").then((rows) =>
+    rows.map((s) => ({
+      id: s.id,
+      heading: `${s.degree} at ${s.institution}`,
+      from: s.from,
+      to: s.to,
+      current: s.currentlyStudying,
+    })),
+  );
+  if (isClientNavigation(request)) return { experiences, education };
+  return { experiences: await experiences, education: await education };
+}
+
+export function meta() {
+  return [
+    { title: `${site.name} · ${site.title}` },
+    { name: "description", content: site.description },
+  ];
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <Profile />
+      <Skills />
+      <Timeline
+        id="experience"
+        title="Experience"
+        loadingText="Loading experiences..."
+        entries={loaderData.experiences}
+      />
+      <Timeline
+        id="education"
+        title="Education"
+        loadingText="Loading education..."
+        entries={loaderData.education}
+      />
+      <Tools />
+      <Contact />
+      <SocialLinks />
+    </>
+  );
+}

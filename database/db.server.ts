@@ -1,0 +1,110 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+
+import * as schema from "./schema";
+
+/** The database handle every data module takes: the same type for both drivers. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: "pglite" | "postgres";
+  /** Runs `select 1`; rejects when the database does not answer within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
+  /** Applies pending migrations (and runs `after`, e.g. seeding) under one lock across instances. */
+  migrate(migrationsFolder: string, after?: (db: Database) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Any fixed number: instances migrating one PostgreSQL database take turns on it. */
+const MIGRATION_LOCK_ID = 727_274_001;
+
+export type OpenOptions = {
+  /** A postgres:// URL; unset opens the embedded database in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Open an existing PGlite instance instead (tests clone a template into memory). */
+  pglite?: PGlite;
+};
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  let client = options.pglite;
+  if (!client) {
+    // PGlite does not create parent directories (TOOLCHAIN pitfall 4).
+    const dir = path.resolve(options.dataDir);
+    mkdirSync(dir, { recursive: true });
+    client = await PGlite.create(dir);
+  }
+  return wrapPglite(client);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function wrapPglite(client: PGlite): DatabaseHandle {
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  return {
+    db,
+    kind: "pglite",
+    ping: async (timeoutMs = 2000) => {
+      await withTimeout(client.query("select 1"), timeoutMs, "the database");
+    },
+    migrate: async (migrationsFolder, after) => {
+      // One process owns an embedded database, so no lock is needed here.
+      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+      await after?.(db);
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+  const nodePg = drizzleNodePg({ client: pool, schema });
+  const db = nodePg as unknown as Database;
+  return {
+    db,
+    kind: "postgres",
+    ping: async (timeoutMs = 2000) => {
+      await withTimeout(db.execute(sql`select 1`), timeoutMs, "the database");
+    },
+    migrate: async (migrationsFolder, after) => {
+      const lockClient = await pool.connect();
+      try {
+        await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+        await migrateNodePg(nodePg, { migrationsFolder });
+        await after?.(db);
+      } finally {
+        await lockClient
+          .query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID])
+          .catch(() => {});
+        lockClient.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

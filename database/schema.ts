@@ -1,0 +1,60 @@
+import { boolean, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+
+// One schema for both drivers (PGlite and node-postgres). Nothing here may need a
+// PostgreSQL newer than 15 (TOOLCHAIN pitfall 6).
+
+export const blogPosts = pgTable(
+  "blog_posts",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description"),
+    content: text("content").notNull(),
+    contentEn: text("content_en"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Ascending, so a backward scan serves "ORDER BY created_at DESC, id DESC" (newest first).
+    index("blog_posts_created_at_idx").on(t.createdAt, t.id),
+  ],
+);
+
+export const jobExperiences = pgTable(
+  "job_experiences",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    company: text("company").notNull(),
+    from: text("from").notNull(),
+    to: text("to"),
+    currentJob: boolean("current_job").notNull().default(false),
+    sortKey: integer("sort_key").notNull().default(0),
+  },
+  (t) => [index("job_experiences_sort_idx").on(t.sortKey, t.id)],
+);
+
+export const studies = pgTable(
+  "studies",
+  {
+    id: serial("id").primaryKey(),
+    degree: text("degree").notNull(),
+    institution: text("institution").notNull(),
+    from: text("from").notNull(),
+    to: text("to"),
+    currentlyStudying: boolean("currently_studying").notNull().default(false),
+    sortKey: integer("sort_key").notNull().default(0),
+  },
+  (t) => [index("studies_sort_idx").on(t.sortKey, t.id)],
+);
+
+/** Facts about this database itself, such as whether the demo content was seeded once. */
+export const appMeta = pgTable("app_meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type BlogPost = typeof blogPosts.$inferSelect;
+export type JobExperience = typeof jobExperiences.$inferSelect;
+export type Study = typeof studies.$inferSelect;

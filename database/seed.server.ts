@@ -1,0 +1,60 @@
+import { count, eq } from "drizzle-orm";
+
+import type { DemoContent } from "../content/demo";
+import type { Database } from "./db.server";
+import { appMeta, blogPosts, jobExperiences, studies } from "./schema";
+
+const SEEDED_KEY = "demo_content_seeded";
+
+export type SeedResult = "seeded" | "already-seeded" | "not-empty";
+
+/**
+ * Seeds the demo content into an empty database, once. A marker row makes a second run a
+ * no-op, even after the owner has deleted every demo post; a database that already holds
+ * content is never touched.
+ */
+export async function seedDemoContent(db: Database, content: DemoContent): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    const marker = await tx.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
+    if (marker.length > 0) return "already-seeded";
+
+    const [posts, jobs, studyRows] = await Promise.all([
+      tx.select({ n: count() }).from(blogPosts),
+      tx.select({ n: count() }).from(jobExperiences),
+      tx.select({ n: count() }).from(studies),
+    ]);
+    if ((posts[0]?.n ?? 0) + (jobs[0]?.n ?? 0) + (studyRows[0]?.n ?? 0) > 0) return "not-empty";
+
+    await tx.insert(jobExperiences).values(
+      content.experiences.map((e, i) => ({
+        title: e.title,
+        company: e.company,
+        from: e.from,
+        to: e.to,
+        currentJob: e.current,
+        sortKey: i,
+      })),
+    );
+    await tx.insert(studies).values(
+      content.studies.map((s, i) => ({
+        degree: s.degree,
+        institution: s.institution,
+        from: s.from,
+        to: s.to,
+        currentlyStudying: s.current,
+        sortKey: i,
+      })),
+    );
+    await tx.insert(blogPosts).values(
+      content.posts.map((p) => ({
+        title: p.title,
+        description: p.description,
+        content: p.content,
+        createdAt: new Date(p.createdAt),
+        updatedAt: new Date(p.createdAt),
+      })),
+    );
+    await tx.insert(appMeta).values({ key: SEEDED_KEY, value: new Date().toISOString() });
+    return "seeded";
+  });
+}

@@ -1,0 +1,89 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
+
+import { getRequestListener } from "@hono/node-server";
+import type { ServerBuild } from "react-router";
+
+import { EnvError, parseEnv } from "../app/lib/env.server";
+import { demoContent } from "../content/demo";
+import { openDatabase } from "../database/db.server";
+import { seedDemoContent } from "../database/seed.server";
+import { createHttpApp } from "./http";
+
+/** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+export type MainOptions = {
+  /** The project folder (where database/migrations and build/ live). */
+  root: string;
+  /** Development only: Vite's middleware and its live copy of the server build. */
+  dev?: { middlewares: Middleware; loadBuild: () => Promise<ServerBuild> };
+};
+
+/** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
+export async function main({ root, dev }: MainOptions) {
+  let env;
+  try {
+    env = parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: path.resolve(root, env.dataDir),
+  });
+  await database.migrate(path.join(root, "database/migrations"), async (db) => {
+    if (!env.seedDemo) return;
+    const result = await seedDemoContent(db, demoContent);
+    if (result === "seeded") console.log("Seeded the demo content into the empty database.");
+  });
+
+  const app = createHttpApp({
+    env,
+    database,
+    loadBuild:
+      dev?.loadBuild ??
+      // A virtual module: React Router's Vite plugin bundles the app here.
+      (() => import("virtual:react-router/server-build")),
+    clientDir: dev ? undefined : path.join(root, "build/client"),
+  });
+
+  const listener = getRequestListener(app.fetch);
+  const server = createServer(
+    dev ? (req, res) => dev.middlewares(req, res, () => listener(req, res)) : listener,
+  );
+  server.listen(env.port, env.host, () => {
+    console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing in-flight requests, then exiting.`);
+    const forced = setTimeout(() => {
+      console.error("Requests still running after the grace period; exiting anyway.");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets go now.
+    server.close(() => {
+      database
+        .close()
+        .catch((error: unknown) => console.error("Closing the database failed:", error))
+        .finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  return server;
+}
