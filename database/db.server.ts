@@ -105,6 +105,8 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
         lockClient.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
   };
 }

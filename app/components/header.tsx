@@ -38,7 +38,7 @@ function useGoHome() {
 }
 
 const navButton =
-  "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-950 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white";
+  "rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap sm:px-3 text-slate-700 hover:bg-slate-100 hover:text-slate-950 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white";
 
 export function Header() {
   const goHome = useGoHome();
@@ -57,7 +57,10 @@ export function Header() {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center gap-1 px-4">
-        <Link to="/" className="mr-auto truncate text-lg font-bold text-slate-900 dark:text-white">
+        <Link
+          to="/"
+          className="mr-auto truncate text-base font-bold sm:text-lg text-slate-900 dark:text-white"
+        >
           {site.name}
         </Link>
         <button type="button" className={navButton} onClick={() => goHome()}>

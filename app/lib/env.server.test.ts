@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+
+import { EnvError, parseEnv } from "./env.server";
+
+describe("parseEnv", () => {
+  it("fills in the documented defaults", () => {
+    expect(parseEnv({})).toEqual({
+      nodeEnv: "development",
+      port: 3000,
+      host: "127.0.0.1",
+      databaseUrl: undefined,
+      dataDir: "./data",
+      siteUrl: "http://localhost:3000",
+      ownerPassword: undefined,
+      ownerEmail: undefined,
+      smtpUrl: undefined,
+      resendApiKey: undefined,
+      mailFrom: undefined,
+      seedDemo: true,
+      enableTestRoutes: false,
+    });
+  });
+
+  it("listens on every address in production", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).host).toBe("0.0.0.0");
+    expect(parseEnv({ NODE_ENV: "production", HOST: "127.0.0.1" }).host).toBe("127.0.0.1");
+  });
+
+  it("derives SITE_URL from PORT and drops a trailing slash", () => {
+    expect(parseEnv({ PORT: "8080" }).siteUrl).toBe("http://localhost:8080");
+    expect(parseEnv({ SITE_URL: "https://example.com/" }).siteUrl).toBe("https://example.com");
+  });
+
+  it("seeds demo content by default only on the embedded database", () => {
+    expect(parseEnv({}).seedDemo).toBe(true);
+    expect(parseEnv({ SEED_DEMO: "false" }).seedDemo).toBe(false);
+    expect(parseEnv({ DATABASE_URL: "postgres://u@h/db" }).seedDemo).toBe(false);
+    expect(parseEnv({ DATABASE_URL: "postgresql://u@h/db", SEED_DEMO: "true" }).seedDemo).toBe(
+      true,
+    );
+  });
+
+  it("treats an empty value as unset", () => {
+    expect(parseEnv({ PORT: "", DATABASE_URL: " " })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+    });
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["PORT", "30.5"],
+    ["DATABASE_URL", "mysql://u@h/db"],
+    ["DATABASE_URL", "not a url"],
+    ["SITE_URL", "ftp://example.com"],
+    ["SMTP_URL", "http://mail.example.com"],
+    ["OWNER_EMAIL", "not-an-email"],
+    ["SEED_DEMO", "maybe"],
+    ["NODE_ENV", "staging"],
+  ])("stops on a wrong %s (%s) with a message naming it", (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
+    expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`${name}: .*got "${value}"`));
+  });
+
+  it("names every wrong variable at once", () => {
+    expect(() => parseEnv({ PORT: "x", SITE_URL: "y" })).toThrow(/PORT: [\s\S]*SITE_URL: /);
+  });
+});
