@@ -1,0 +1,52 @@
+import { test as base, expect } from "@playwright/test";
+
+/**
+ * Every page test fails on a console error or an uncaught exception, unless the test names
+ * the messages it expects (e.g. the browser's own note about a 404 document).
+ */
+export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }>({
+  allowConsoleErrors: [[], { option: true }],
+  consoleGuard: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() !== "error") return;
+        const text = message.text();
+        if (!allowConsoleErrors.some((pattern) => pattern.test(text))) errors.push(text);
+      });
+      page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+      await use();
+      expect(errors, "console errors on the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Waits until the page stops scrolling, then returns the scroll offset. */
+export async function settledScrollY(page: import("@playwright/test").Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let last = -1;
+        let stable = 0;
+        const tick = () => {
+          const y = window.scrollY;
+          stable = y === last ? stable + 1 : 0;
+          last = y;
+          if (stable >= 5) resolve(y);
+          else setTimeout(tick, 50);
+        };
+        tick();
+      }),
+  );
+}
+
+/** Waits until React has hydrated the page (the theme toggle reports its state). */
+export async function hydrated(page: import("@playwright/test").Page) {
+  await expect(page.getByRole("button", { name: "Dark theme" })).toHaveAttribute(
+    "aria-pressed",
+    /true|false/,
+  );
+}
