@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 
 /**
  * Every page test fails on a console error or an uncaught exception, unless the test names
@@ -25,7 +25,7 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
 export { expect };
 
 /** Waits until the page stops scrolling, then returns the scroll offset. */
-export async function settledScrollY(page: import("@playwright/test").Page): Promise<number> {
+export async function settledScrollY(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve) => {
@@ -44,7 +44,7 @@ export async function settledScrollY(page: import("@playwright/test").Page): Pro
 }
 
 /** Waits until React has hydrated the page (the theme toggle reports its state). */
-export async function hydrated(page: import("@playwright/test").Page) {
+export async function hydrated(page: Page) {
   await expect(page.getByRole("button", { name: "Dark theme" })).toHaveAttribute(
     "aria-pressed",
     /true|false/,

@@ -10,6 +10,7 @@ import {
   drivers,
   freshPostgresUrl,
   MIGRATIONS,
+  queryRows,
   skipReason,
   TEST_DATABASE_URL,
   type TestDatabase,
@@ -37,12 +38,15 @@ for (const driver of drivers) {
     });
 
     it("migrations create the three tables with the original's fields and the created_at index", async () => {
-      const columns = await database.db.execute<{ table_name: string; column_name: string }>(sql`
+      const columns = await queryRows<{ table_name: string; column_name: string }>(
+        database.db,
+        sql`
         select table_name, column_name from information_schema.columns
         where table_schema = 'public' and table_name in ('blog_posts', 'job_experiences', 'studies')
-        order by table_name, ordinal_position`);
+        order by table_name, ordinal_position`,
+      );
       const byTable: Record<string, string[]> = {};
-      for (const row of columns.rows) (byTable[row.table_name] ??= []).push(row.column_name);
+      for (const row of columns) (byTable[row.table_name] ??= []).push(row.column_name);
       expect(byTable).toEqual({
         blog_posts: [
           "id",
@@ -56,17 +60,21 @@ for (const driver of drivers) {
         job_experiences: ["id", "title", "company", "from", "to", "current_job", "sort_key"],
         studies: ["id", "degree", "institution", "from", "to", "currently_studying", "sort_key"],
       });
-      const indexes = await database.db.execute<{ indexdef: string }>(sql`
-        select indexdef from pg_indexes where tablename = 'blog_posts' and indexname = 'blog_posts_created_at_idx'`);
-      expect(indexes.rows[0]?.indexdef).toContain("(created_at, id)");
+      const indexes = await queryRows<{ indexdef: string }>(
+        database.db,
+        sql`
+        select indexdef from pg_indexes where tablename = 'blog_posts' and indexname = 'blog_posts_created_at_idx'`,
+      );
+      expect(indexes[0]?.indexdef).toContain("(created_at, id)");
     });
 
     it("applying the migrations again changes nothing", async () => {
       await database.migrate(MIGRATIONS);
-      const applied = await database.db.execute<{ n: number }>(
+      const applied = await queryRows<{ n: number }>(
+        database.db,
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       );
-      expect(applied.rows[0]?.n).toBe(1);
+      expect(applied[0]?.n).toBe(1);
     });
 
     it("seeds the demo content once: 3 jobs, 2 studies, 7 posts, and never twice", async () => {

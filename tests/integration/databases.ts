@@ -1,6 +1,7 @@
 import path from "node:path";
 
 import { PGlite } from "@electric-sql/pglite";
+import type { SQLWrapper } from "drizzle-orm";
 import pg from "pg";
 
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
@@ -81,4 +82,13 @@ export function skipReason(driver: Driver): string | null {
     return "TEST_DATABASE_URL is not set";
   }
   return null;
+}
+
+/** Raw SQL in tests: both drivers answer `{ rows }`, which the shared Database type leaves open. */
+export async function queryRows<T>(
+  db: DatabaseHandle["db"],
+  query: SQLWrapper | string,
+): Promise<T[]> {
+  const result = (await db.execute(query as SQLWrapper)) as unknown as { rows: T[] };
+  return result.rows;
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { openDatabase } from "../../database/db.server";
-import { MIGRATIONS } from "./databases";
+import { MIGRATIONS, queryRows } from "./databases";
 
 describe("the embedded database on disk", () => {
   const parent = mkdtempSync(path.join(os.tmpdir(), "portfolio-data-"));
@@ -21,8 +21,8 @@ describe("the embedded database on disk", () => {
 
     const second = await openDatabase({ dataDir });
     await second.migrate(MIGRATIONS);
-    const rows = await second.db.execute<{ title: string }>("select title from blog_posts");
-    expect(rows.rows.map((r) => r.title)).toEqual(["Kept"]);
+    const rows = await queryRows<{ title: string }>(second.db, "select title from blog_posts");
+    expect(rows.map((r) => r.title)).toEqual(["Kept"]);
     await second.close();
   });
 });

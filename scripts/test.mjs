@@ -1,0 +1,123 @@
+// `npm test`: every test layer this machine can run, and a plain count at the end.
+//   unit + integration (Vitest; PostgreSQL too when TEST_DATABASE_URL is set)
+//   end-to-end (Playwright in Chromium against the built production server)
+// It says what it skipped and why; with CI=true nothing may be skipped.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const CI = ["true", "1"].includes(process.env.CI ?? "");
+const OUT = ".test-output";
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+mkdirSync(OUT, { recursive: true });
+
+const counts = new Map(); // layer -> { passed, failed, skipped }
+const skips = [];
+const problems = [];
+
+function tally(layer, status) {
+  const row = counts.get(layer) ?? { passed: 0, failed: 0, skipped: 0 };
+  if (status === "passed") row.passed++;
+  else if (status === "failed") row.failed++;
+  else row.skipped++;
+  counts.set(layer, row);
+}
+
+function run(command, args, env = {}) {
+  console.log(`\n$ ${command} ${args.join(" ")}`);
+  return spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } }).status;
+}
+
+// --- unit and integration --------------------------------------------------------------------
+if (!process.env.TEST_DATABASE_URL) {
+  const reason = "PostgreSQL integration tests: TEST_DATABASE_URL is not set";
+  if (CI) problems.push(`${reason} (required with CI=true)`);
+  else skips.push(reason);
+}
+
+const vitestJson = path.join(OUT, "vitest.json");
+rmSync(vitestJson, { force: true });
+const vitestStatus = run("vitest", [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestJson}`,
+]);
+if (existsSync(vitestJson)) {
+  const report = JSON.parse(readFileSync(vitestJson, "utf8"));
+  for (const file of report.testResults) {
+    const integration = file.name.includes(`${path.sep}tests${path.sep}integration${path.sep}`);
+    for (const test of file.assertionResults) {
+      const postgres = test.ancestorTitles.some((t) => /postgres/i.test(t));
+      const layer = !integration
+        ? "unit"
+        : postgres
+          ? "integration (PostgreSQL)"
+          : "integration (PGlite)";
+      tally(layer, test.status);
+    }
+    if (file.status === "failed" && file.assertionResults.length === 0) {
+      problems.push(`Vitest could not run ${path.relative(process.cwd(), file.name)}`);
+    }
+  }
+} else {
+  problems.push(`Vitest produced no report (exit status ${vitestStatus})`);
+}
+
+// --- end-to-end ------------------------------------------------------------------------------
+if (!existsSync(CHROME)) {
+  const reason = `end-to-end tests: no Chromium at ${CHROME} (apt-get install -y chromium, or set CHROME_PATH)`;
+  if (CI) problems.push(`${reason} (required with CI=true)`);
+  else skips.push(reason);
+} else {
+  const buildStatus = process.env.SKIP_BUILD === "1" ? 0 : run("react-router", ["build"]);
+  if (buildStatus !== 0) {
+    problems.push("the production build failed, so the end-to-end tests could not run");
+  } else {
+    const e2eJson = path.join(OUT, "e2e.json");
+    rmSync(e2eJson, { force: true });
+    const status = run("playwright", ["test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+    });
+    if (existsSync(e2eJson)) {
+      const report = JSON.parse(readFileSync(e2eJson, "utf8"));
+      const visit = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          for (const test of spec.tests) {
+            const outcome = test.status; // expected | unexpected | flaky | skipped
+            tally(
+              "end-to-end (Chromium)",
+              outcome === "expected" ? "passed" : outcome === "skipped" ? "skipped" : "failed",
+            );
+          }
+        }
+        for (const child of suite.suites ?? []) visit(child);
+      };
+      for (const suite of report.suites) visit(suite);
+      for (const error of report.errors ?? []) problems.push(`Playwright: ${error.message}`);
+    } else {
+      problems.push(`Playwright produced no report (exit status ${status})`);
+    }
+  }
+}
+
+// --- summary ---------------------------------------------------------------------------------
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+console.log("\nTest layers:");
+for (const [layer, row] of counts) {
+  passed += row.passed;
+  failed += row.failed;
+  skipped += row.skipped;
+  console.log(
+    `  ${layer.padEnd(26)} ${row.passed} passed, ${row.failed} failed${row.skipped ? `, ${row.skipped} skipped` : ""}`,
+  );
+}
+for (const reason of skips) console.log(`Skipped: ${reason}`);
+if (CI && skipped > 0) problems.push(`${skipped} tests were skipped, and CI=true allows none`);
+for (const problem of problems) console.log(`Problem: ${problem}`);
+// A problem that kept tests from running counts as a failure.
+failed += problems.length;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 ? 1 : 0);
