@@ -179,10 +179,19 @@ test.describe("scrolling", () => {
   test("About Me from another page goes home and lands at the top", async ({ page }) => {
     await page.goto("/__test/toast"); // any other page with the header
     await hydrated(page);
+    const documents: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") documents.push(r.url());
+    });
     await page.getByRole("button", { name: "About Me" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator("h1")).toHaveText("Alex Byrne");
     expect(await settledScrollY(page)).toBe(0);
+    // A client-side navigation: the timelines stream in after the page shows.
+    expect(documents).toEqual([]);
+    await expect(page.locator("#experience li")).toHaveCount(3);
+    await expect(page.locator("#education li")).toHaveCount(2);
+    await expect(page.getByText("Loading experiences...")).toHaveCount(0);
   });
 
   test("section buttons scroll smoothly to their sections, below the fixed header", async ({
