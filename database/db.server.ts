@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -25,6 +26,9 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+/** Extensions the migrations create; PGlite must load them when it opens. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** Any fixed number: instances migrating one PostgreSQL database take turns on it. */
 const MIGRATION_LOCK_ID = 727_274_001;
 
@@ -43,7 +47,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // PGlite does not create parent directories (TOOLCHAIN pitfall 4).
     const dir = path.resolve(options.dataDir);
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   }
   return wrapPglite(client);
 }

@@ -1,4 +1,15 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15 (TOOLCHAIN pitfall 6).
@@ -17,7 +28,25 @@ export const blogPosts = pgTable(
   (t) => [
     // Ascending, so a backward scan serves "ORDER BY created_at DESC, id DESC" (newest first).
     index("blog_posts_created_at_idx").on(t.createdAt, t.id),
+    // Trigram indexes serve the blog search (`ILIKE '%…%'` on title or description) on both
+    // PGlite and PostgreSQL: docs/decisions/005-blog-search-and-paging.md.
+    index("blog_posts_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")),
+    index("blog_posts_description_trgm_idx").using("gin", t.description.op("gin_trgm_ops")),
   ],
+);
+
+/**
+ * One row, kept by triggers on blog_posts (migration 0001): the number of posts, so the list
+ * never counts 100,000 rows, and a version that changes whenever the list order may change.
+ */
+export const blogStats = pgTable(
+  "blog_stats",
+  {
+    id: boolean("id").primaryKey().default(true),
+    postCount: integer("post_count").notNull().default(0),
+    version: bigint("version", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [check("blog_stats_single_row", sql`${t.id}`)],
 );
 
 export const jobExperiences = pgTable(

@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import type { SQLWrapper } from "drizzle-orm";
 import pg from "pg";
 
-import { openDatabase, type DatabaseHandle } from "../../database/db.server";
+import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from "../../database/db.server";
 
 export const MIGRATIONS = path.resolve(import.meta.dirname, "../../database/migrations");
 
@@ -18,14 +18,17 @@ let pgliteTemplate: Promise<Blob> | undefined;
 /** A migrated, empty PGlite database in memory, cloned from a template made once per file. */
 export async function freshPglite(): Promise<TestDatabase> {
   pgliteTemplate ??= (async () => {
-    const client = await PGlite.create();
+    const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     const handle = await openDatabase({ dataDir: "", pglite: client });
     await handle.migrate(MIGRATIONS);
     const dump = await client.dumpDataDir("none");
     await client.close();
     return dump;
   })();
-  const client = await PGlite.create({ loadDataDir: await pgliteTemplate });
+  const client = await PGlite.create({
+    loadDataDir: await pgliteTemplate,
+    extensions: PGLITE_EXTENSIONS,
+  });
   const handle = await openDatabase({ dataDir: "", pglite: client });
   return { ...handle, dispose: () => handle.close() };
 }

@@ -1,0 +1,47 @@
+import sanitizeHtml from "sanitize-html";
+
+/**
+ * The one sanitizer for post HTML (PRODUCT.md, change 4): the editor's own allowlist and
+ * nothing else. Posts are cleaned with it when saved and again when rendered.
+ *
+ * Allowed: paragraphs, headings 1-3, bold, italic, strikethrough, bullet and numbered lists,
+ * blockquotes, code blocks and inline code, line breaks, and links to http(s) or mailto.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "s",
+    "del",
+    "strike",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "pre",
+    "code",
+    "br",
+    "a",
+  ],
+  // `rel` is always the transform's below (it overrides any from the input).
+  allowedAttributes: { a: ["href", "rel"] },
+  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemesAppliedToAttributes: ["href"],
+  allowProtocolRelative: false,
+  // Whatever is dropped goes with its content for these; other unknown tags keep their text.
+  nonTextTags: ["script", "style", "textarea", "option", "noscript", "template", "title", "iframe", "object", "embed", "svg", "math"],
+  transformTags: {
+    // Links in posts point away from the site: they get no handle on it.
+    a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer nofollow" }, true),
+  },
+};
+
+export function sanitizePostHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
