@@ -11,6 +11,7 @@ import {
 
 import type { Route } from "./+types/root";
 import "./app.css";
+import { appContext } from "./context";
 import { BackToTop } from "./components/back-to-top";
 import { Footer } from "./components/footer";
 import { Header } from "./components/header";
@@ -48,6 +49,22 @@ export function Layout({ children }: { children: ReactNode }) {
       </body>
     </html>
   );
+}
+
+/** Only what every page needs and the browser may see: the public base URL. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { siteUrl: context.get(appContext).env.siteUrl };
+}
+
+export function links(): Route.LinkDescriptors {
+  return [
+    {
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: `${site.name} · Blog`,
+      href: "/rss.xml",
+    },
+  ];
 }
 
 export default function App() {

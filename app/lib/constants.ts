@@ -12,3 +12,5 @@ export const CONTACT_TOAST_DURATION_MS = 1500;
 export const TOAST_CLOSE_DELAY_MS = 300;
 /** The header's About Me button scrolls this long after navigating (ms). */
 export const HEADER_SCROLL_DELAY_MS = 100;
+/** Longer blog search texts are cut to this many characters. */
+export const SEARCH_MAX_LENGTH = 200;

@@ -13,7 +13,11 @@ describe("sanitizePostHtml", () => {
   });
 
   it("keeps http, https and mailto links, and marks them", () => {
-    for (const href of ["https://example.com/a?b=c&amp;d=e", "http://example.com", "mailto:me@example.com"]) {
+    for (const href of [
+      "https://example.com/a?b=c&amp;d=e",
+      "http://example.com",
+      "mailto:me@example.com",
+    ]) {
       expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe(
         `<a href="${href}" rel="noopener noreferrer nofollow">x</a>`,
       );
@@ -29,13 +33,15 @@ describe("sanitizePostHtml", () => {
     ["//evil.example.com/x"],
     ["ftp://example.com/x"],
   ])("drops the link target %s", (href) => {
-    expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe('<a rel="noopener noreferrer nofollow">x</a>');
+    expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe(
+      '<a rel="noopener noreferrer nofollow">x</a>',
+    );
   });
 
   it("strips scripts, handlers, styles, frames, forms and unknown attributes", () => {
     const dirty =
       '<p onclick="alert(1)" style="color:red" class="x" id="y">hi</p>' +
-      "<script>alert(1)</script><style>p{}</style><iframe src=\"https://x\"></iframe>" +
+      '<script>alert(1)</script><style>p{}</style><iframe src="https://x"></iframe>' +
       '<img src=x onerror="alert(1)"><svg onload="alert(1)"><circle/></svg>' +
       '<form action="https://x"><input name="a"><button formaction="javascript:alert(1)">b</button></form>' +
       '<a href="https://ok.example" target="_blank" rel="opener" onmouseover="alert(1)">link</a>';
@@ -45,11 +51,13 @@ describe("sanitizePostHtml", () => {
   });
 
   it("keeps the text of tags outside the allowlist (headings 4-6, spans, divs)", () => {
-    expect(sanitizePostHtml("<h4>four</h4><div><span>text</span></div><u>under</u>")).toBe("fourtextunder");
+    expect(sanitizePostHtml("<h4>four</h4><div><span>text</span></div><u>under</u>")).toBe(
+      "fourtextunder",
+    );
   });
 
   it("escapes text so it cannot become markup", () => {
-    expect(sanitizePostHtml("<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; \"q\"</p>")).toBe(
+    expect(sanitizePostHtml('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; "q"</p>')).toBe(
       '<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; "q"</p>',
     );
   });

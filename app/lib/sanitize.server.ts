@@ -35,7 +35,20 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ["href"],
   allowProtocolRelative: false,
   // Whatever is dropped goes with its content for these; other unknown tags keep their text.
-  nonTextTags: ["script", "style", "textarea", "option", "noscript", "template", "title", "iframe", "object", "embed", "svg", "math"],
+  nonTextTags: [
+    "script",
+    "style",
+    "textarea",
+    "option",
+    "noscript",
+    "template",
+    "title",
+    "iframe",
+    "object",
+    "embed",
+    "svg",
+    "math",
+  ],
   transformTags: {
     // Links in posts point away from the site: they get no handle on it.
     a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer nofollow" }, true),

@@ -2,10 +2,7 @@ import { count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 
 import type { Database } from "../../database/db.server";
 import { blogPosts, blogStats } from "../../database/schema";
-import { PAGE_SIZE } from "../lib/constants";
-
-/** Longer search texts are cut to this many characters. */
-export const SEARCH_MAX_LENGTH = 200;
+import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "../lib/constants";
 
 export type PostSummary = {
   id: number;
@@ -175,4 +172,3 @@ export async function* allPostDates(
     after = { at: last.at, id: last.id };
   }
 }
-

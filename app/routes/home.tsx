@@ -5,6 +5,7 @@ import { Skills } from "~/components/home/skills";
 import { Timeline } from "~/components/home/timeline";
 import { Tools } from "~/components/home/tools";
 import { emptyOnError } from "~/lib/safe";
+import { pageMeta } from "~/lib/seo";
 import { isClientNavigation } from "~/lib/streaming";
 import { listExperiences, listStudies } from "~/models/profile.server";
 import { site } from "~/site.config";
@@ -38,11 +39,26 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { experiences: await experiences, education: await education };
 }
 
-export function meta() {
-  return [
-    { title: `${site.name} · ${site.title}` },
-    { name: "description", content: site.description },
-  ];
+export function meta({ matches }: Route.MetaArgs) {
+  const siteUrl = matches[0].loaderData.siteUrl;
+  return pageMeta({
+    siteUrl,
+    path: "/",
+    title: `${site.name} · ${site.title}`,
+    description: site.description,
+    share: { type: "website" },
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "Person",
+      name: site.name,
+      jobTitle: site.title,
+      url: `${siteUrl}/`,
+      email: `mailto:${site.email}`,
+      image: site.photoUrl.startsWith("http") ? site.photoUrl : `${siteUrl}${site.photoUrl}`,
+      address: { "@type": "PostalAddress", addressLocality: site.location },
+      sameAs: site.socials.map((s) => s.url),
+    },
+  });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

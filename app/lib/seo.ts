@@ -1,0 +1,70 @@
+import type { MetaDescriptor } from "react-router";
+
+import { site } from "~/site.config";
+
+export type PageMeta = {
+  /** The site's absolute base (SITE_URL), from the root loader. */
+  siteUrl: string;
+  /** Path and query of this page's canonical URL, e.g. `/blog?page=2`. */
+  path: string;
+  title: string;
+  description: string;
+  /** Open Graph and Twitter card tags (home page and posts). */
+  share?: { type: "website" | "article"; publishedTime?: string; modifiedTime?: string };
+  jsonLd?: Record<string, unknown>;
+  /** Keep the page out of search engines (test pages, errors). */
+  noindex?: boolean;
+};
+
+export const absoluteUrl = (siteUrl: string, path: string) => `${siteUrl}${path}`;
+
+/** Title, description and canonical URL for every page; share tags and JSON-LD where asked. */
+export function pageMeta(meta: PageMeta): MetaDescriptor[] {
+  const url = absoluteUrl(meta.siteUrl, meta.path);
+  const tags: MetaDescriptor[] = [
+    { title: meta.title },
+    { name: "description", content: meta.description },
+    { tagName: "link", rel: "canonical", href: url },
+  ];
+  if (meta.noindex) tags.push({ name: "robots", content: "noindex" });
+  if (meta.share) {
+    const image = absoluteUrl(meta.siteUrl, "/images/profile.svg");
+    tags.push(
+      { property: "og:type", content: meta.share.type },
+      { property: "og:site_name", content: site.name },
+      { property: "og:title", content: meta.title },
+      { property: "og:description", content: meta.description },
+      { property: "og:url", content: url },
+      { property: "og:image", content: site.photoUrl.startsWith("http") ? site.photoUrl : image },
+      { property: "og:locale", content: "en_US" },
+      { name: "twitter:card", content: "summary" },
+      { name: "twitter:title", content: meta.title },
+      { name: "twitter:description", content: meta.description },
+    );
+    if (meta.share.publishedTime) {
+      tags.push({ property: "article:published_time", content: meta.share.publishedTime });
+    }
+    if (meta.share.modifiedTime) {
+      tags.push({ property: "article:modified_time", content: meta.share.modifiedTime });
+    }
+  }
+  if (meta.jsonLd) tags.push({ "script:ld+json": meta.jsonLd as never });
+  return tags;
+}
+
+/** Plain text of sanitized post HTML, cut at a word near `max` characters: a description. */
+export function excerpt(html: string, max = 160): string {
+  const text = html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const lastSpace = cut.lastIndexOf(" ");
+  return `${cut.slice(0, lastSpace > max / 2 ? lastSpace : max).trimEnd()}…`;
+}

@@ -1,0 +1,156 @@
+import { ArrowLeft } from "lucide-react";
+import { useState } from "react";
+import { data, Link, useNavigation } from "react-router";
+
+import { appContext } from "~/context";
+import { formatLongDate } from "~/lib/format";
+import { parsePostId } from "~/lib/ids";
+import { sanitizePostHtml } from "~/lib/sanitize.server";
+import { excerpt, pageMeta } from "~/lib/seo";
+import { getPost } from "~/models/posts.server";
+import { site } from "~/site.config";
+
+import type { Route } from "./+types/blog.post";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const id = parsePostId(params.id);
+  const post = id === null ? null : await getPost(context.get(appContext).db, id);
+  if (!post) return data({ post: null }, { status: 404 });
+  // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table.
+  const content = sanitizePostHtml(post.content);
+  const contentEn = post.contentEn?.trim() ? sanitizePostHtml(post.contentEn) : null;
+  return {
+    post: {
+      id: post.id,
+      title: post.title,
+      description: post.description?.trim() || excerpt(content),
+      createdAt: post.createdAt,
+      updatedAt: post.updatedAt,
+      content,
+      contentEn,
+    },
+  };
+}
+
+export function meta({ loaderData, matches, params }: Route.MetaArgs) {
+  const siteUrl = matches[0].loaderData.siteUrl;
+  const post = loaderData?.post;
+  if (!post) {
+    return pageMeta({
+      siteUrl,
+      path: `/blog/${params.id ?? ""}`,
+      title: `Post not found · ${site.name}`,
+      description: "This post does not exist.",
+      noindex: true,
+    });
+  }
+  const path = `/blog/${post.id}`;
+  const published = new Date(post.createdAt).toISOString();
+  const modified = new Date(post.updatedAt).toISOString();
+  return pageMeta({
+    siteUrl,
+    path,
+    title: `${post.title} · ${site.name}`,
+    description: post.description,
+    share: { type: "article", publishedTime: published, modifiedTime: modified },
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      headline: post.title,
+      description: post.description,
+      datePublished: published,
+      dateModified: modified,
+      url: `${siteUrl}${path}`,
+      mainEntityOfPage: `${siteUrl}${path}`,
+      author: { "@type": "Person", name: site.name, url: `${siteUrl}/` },
+    },
+  });
+}
+
+const backLink =
+  "inline-flex items-center gap-2 rounded-lg px-3 py-2 -ml-3 font-medium text-sky-800 hover:bg-sky-50 dark:text-sky-300 dark:hover:bg-slate-900";
+
+function BackToBlog() {
+  return (
+    <Link to="/blog" className={backLink}>
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      Back to Blog
+    </Link>
+  );
+}
+
+export default function PostReader({ loaderData }: Route.ComponentProps) {
+  const { post } = loaderData;
+  const navigation = useNavigation();
+  const [english, setEnglish] = useState(false);
+
+  if (navigation.state === "loading" && /^\/blog\/[^/]+$/.test(navigation.location.pathname)) {
+    return (
+      <div className="py-12">
+        <p className="text-slate-600 dark:text-slate-400">Loading...</p>
+      </div>
+    );
+  }
+
+  if (!post) {
+    return (
+      <div className="py-12">
+        <BackToBlog />
+        <h1 className="mt-6 text-3xl font-bold text-slate-900 dark:text-white">Post not found</h1>
+      </div>
+    );
+  }
+
+  const showEnglish = english && post.contentEn !== null;
+  return (
+    <article className="mx-auto max-w-3xl py-12">
+      <BackToBlog />
+      <h1 className="mt-6 text-3xl font-bold break-words text-slate-900 sm:text-4xl dark:text-white">
+        {post.title}
+      </h1>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <time
+          dateTime={new Date(post.createdAt).toISOString()}
+          className="text-slate-600 dark:text-slate-400"
+        >
+          {formatLongDate(post.createdAt)}
+        </time>
+        {post.contentEn !== null ? (
+          <>
+            <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-900 dark:bg-sky-900 dark:text-sky-100">
+              English
+            </span>
+            <button
+              type="button"
+              role="switch"
+              aria-checked={showEnglish}
+              onClick={() => setEnglish((on) => !on)}
+              className="inline-flex items-center gap-2 text-sm font-medium text-slate-700 dark:text-slate-300"
+            >
+              <span
+                aria-hidden="true"
+                className={`relative inline-block h-6 w-11 rounded-full transition-colors ${
+                  showEnglish ? "bg-sky-700 dark:bg-sky-400" : "bg-slate-300 dark:bg-slate-700"
+                }`}
+              >
+                <span
+                  className={`absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow transition-transform ${
+                    showEnglish ? "translate-x-5" : ""
+                  }`}
+                />
+              </span>
+              Read in English
+            </button>
+          </>
+        ) : null}
+      </div>
+      <hr className="my-8 border-slate-200 dark:border-slate-800" />
+      <div
+        data-testid="post-content"
+        lang={showEnglish ? "en" : undefined}
+        className="prose prose-slate max-w-none break-words dark:prose-invert prose-a:text-sky-800 dark:prose-a:text-sky-300"
+        dangerouslySetInnerHTML={{ __html: showEnglish ? post.contentEn! : post.content }}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,146 @@
+import { useEffect, useRef } from "react";
+import { data, Form, Link, redirect, useNavigation, useNavigationType } from "react-router";
+
+import { Pagination } from "~/components/pagination";
+import { appContext } from "~/context";
+import { SEARCH_MAX_LENGTH } from "~/lib/constants";
+import { formatLongDate } from "~/lib/format";
+import { blogHref } from "~/lib/pagination";
+import { scrollToTop } from "~/lib/scroll";
+import { pageMeta } from "~/lib/seo";
+import { listPostsPage, type PostPage } from "~/models/posts.server";
+import { site } from "~/site.config";
+
+import type { Route } from "./+types/blog";
+
+/** A page number in the URL: a positive integer without sign, leading zeros or decimals. */
+const PAGE_PARAM = /^[1-9]\d{0,8}$/;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+  const pageParam = url.searchParams.get("page");
+  if (pageParam !== null && !PAGE_PARAM.test(pageParam)) {
+    throw redirect(blogHref({ search }));
+  }
+  const page = pageParam === null ? 1 : Number(pageParam);
+
+  let result: PostPage;
+  try {
+    result = await listPostsPage(context.get(appContext).db, { page, search });
+  } catch (error) {
+    console.error("Error fetching posts:", error);
+    return data({ page, search, posts: [], total: 0, pageCount: 0 }, { status: 500 });
+  }
+  const body = { page, search, ...result };
+  // A page past the last (page 1 of an empty list is simply empty).
+  if (page > 1 && page > result.pageCount) return data(body, { status: 404 });
+  return body;
+}
+
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const page = loaderData?.page ?? 1;
+  const search = loaderData?.search ?? "";
+  const title = [search ? `Search: ${search}` : "Blog", page > 1 ? `Page ${page}` : null, site.name]
+    .filter(Boolean)
+    .join(" · ");
+  return pageMeta({
+    siteUrl: matches[0].loaderData.siteUrl,
+    path: blogHref({ page, search }),
+    title,
+    description: `Posts by ${site.name}, ${site.title} in ${site.location}.`,
+    // Search results are not pages of their own for search engines.
+    noindex: search !== "",
+  });
+}
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  const { posts, page, pageCount, search } = loaderData;
+  const navigation = useNavigation();
+  const navigationType = useNavigationType();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/blog";
+
+  // Changing the page (a PUSH) scrolls smoothly to the top; Back restores where the reader was.
+  const shownPage = useRef(page);
+  useEffect(() => {
+    if (shownPage.current !== page && navigationType === "PUSH") scrollToTop();
+    shownPage.current = page;
+  }, [page, navigationType]);
+
+  return (
+    <div className="py-12">
+      <h1 className="text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">Blog</h1>
+      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <Form method="get" action="/blog">
+          <button
+            type="submit"
+            aria-pressed={search === ""}
+            className="rounded-full border border-sky-700 px-4 py-2 text-sm font-medium text-sky-800 aria-pressed:bg-sky-700 aria-pressed:text-white dark:border-sky-400 dark:text-sky-300 dark:aria-pressed:bg-sky-400 dark:aria-pressed:text-slate-950"
+          >
+            All Posts
+          </button>
+        </Form>
+        <Form method="get" action="/blog" role="search" className="flex items-end gap-2">
+          <div>
+            <label
+              htmlFor="blog-search"
+              className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+            >
+              Search posts
+            </label>
+            <input
+              id="blog-search"
+              key={search}
+              name="q"
+              type="search"
+              defaultValue={search}
+              maxLength={SEARCH_MAX_LENGTH}
+              className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 sm:w-72 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+            />
+          </div>
+          <button
+            type="submit"
+            className="rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
+          >
+            Search
+          </button>
+        </Form>
+      </div>
+
+      <div className="mt-8" aria-live="polite" aria-busy={loading}>
+        {loading ? (
+          <p className="text-slate-600 dark:text-slate-400">Loading posts...</p>
+        ) : posts.length === 0 ? (
+          <p className="text-slate-600 dark:text-slate-400">
+            No posts found matching your criteria
+          </p>
+        ) : (
+          <ul className="space-y-4" data-testid="post-list">
+            {posts.map((post) => (
+              <li key={post.id}>
+                <Link
+                  to={`/blog/${post.id}`}
+                  className="block rounded-xl border border-slate-200 bg-white p-5 hover:border-sky-600 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-400"
+                >
+                  <h2 className="text-xl font-semibold text-slate-900 dark:text-white">
+                    {post.title}
+                  </h2>
+                  <p className="mt-2 line-clamp-2 text-slate-700 dark:text-slate-300">
+                    {post.description || "No description available"}
+                  </p>
+                  <time
+                    dateTime={new Date(post.createdAt).toISOString()}
+                    className="mt-3 block text-sm text-slate-600 dark:text-slate-400"
+                  >
+                    {formatLongDate(post.createdAt)}
+                  </time>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {loading ? null : <Pagination page={page} pageCount={pageCount} search={search} />}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { appContext } from "~/context";
+import { sanitizePostHtml } from "~/lib/sanitize.server";
+import { escapeXml } from "~/lib/xml";
+import { listRecentPosts } from "~/models/posts.server";
+import { site } from "~/site.config";
+
+import type { Route } from "./+types/rss";
+
+/** How many posts the feed carries. */
+export const FEED_SIZE = 20;
+
+/** RSS 2.0 with the newest posts and their full, sanitized content (escaped, not CDATA). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db, env } = context.get(appContext);
+  const posts = await listRecentPosts(db, FEED_SIZE);
+  const base = env.siteUrl;
+  const items = posts.map((post) => {
+    const url = `${base}/blog/${post.id}`;
+    return [
+      "    <item>",
+      `      <title>${escapeXml(post.title)}</title>`,
+      `      <link>${escapeXml(url)}</link>`,
+      `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
+      `      <pubDate>${post.createdAt.toUTCString()}</pubDate>`,
+      post.description ? `      <description>${escapeXml(post.description)}</description>` : null,
+      `      <content:encoded>${escapeXml(sanitizePostHtml(post.content))}</content:encoded>`,
+      "    </item>",
+    ]
+      .filter((line) => line !== null)
+      .join("\n");
+  });
+  const newest = posts[0]?.createdAt ?? new Date(0);
+  const xml = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:atom="http://www.w3.org/2005/Atom">',
+    "  <channel>",
+    `    <title>${escapeXml(`${site.name} · Blog`)}</title>`,
+    `    <link>${escapeXml(`${base}/blog`)}</link>`,
+    `    <atom:link href="${escapeXml(`${base}/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
+    `    <description>${escapeXml(`Posts by ${site.name}, ${site.title} in ${site.location}.`)}</description>`,
+    "    <language>en</language>",
+    `    <lastBuildDate>${newest.toUTCString()}</lastBuildDate>`,
+    ...items,
+    "  </channel>",
+    "</rss>",
+    "",
+  ].join("\n");
+  return new Response(xml, {
+    headers: {
+      "Content-Type": "application/rss+xml; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+    },
+  });
+}
