@@ -1,9 +1,17 @@
 import { defineConfig } from "@playwright/test";
 
-/** End-to-end tests: Debian's Chromium against the built production server (npm run build). */
-export const E2E_PORT = 3210;
-const baseURL = `http://127.0.0.1:${E2E_PORT}`;
-export const E2E_DATA_DIR = ".test-output/e2e-data";
+/**
+ * End-to-end tests: Debian's Chromium against the built production server (npm run build).
+ * Three servers, each on its own embedded database, so tests that replace every post (blog,
+ * XSS) never disturb the others.
+ */
+const servers = {
+  site: { port: 3210, seed: "true" },
+  blog: { port: 3211, seed: "false" },
+  xss: { port: 3212, seed: "false" },
+} as const;
+
+const base = (port: number) => `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -13,7 +21,6 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [["list"]],
   use: {
-    baseURL,
     browserName: "chromium",
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
@@ -28,21 +35,29 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && node server.js`,
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 90_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(E2E_PORT),
-      DATA_DIR: E2E_DATA_DIR,
-      SITE_URL: baseURL,
-      SEED_DEMO: "true",
-      ENABLE_TEST_ROUTES: "true",
-    },
-  },
+  projects: [
+    { name: "site", testIgnore: [/blog\.spec/, /xss\.spec/], use: { baseURL: base(servers.site.port) } },
+    { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },
+    { name: "xss", testMatch: /xss\.spec/, use: { baseURL: base(servers.xss.port) } },
+  ],
+  webServer: Object.entries(servers).map(([name, { port, seed }]) => {
+    const dataDir = `.test-output/e2e-${name}-data`;
+    return {
+      command: `rm -rf ${dataDir} && node server.js`,
+      url: `${base(port)}/healthz`,
+      reuseExistingServer: false,
+      timeout: 90_000,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+      env: {
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        SITE_URL: base(port),
+        SEED_DEMO: seed,
+        ENABLE_TEST_ROUTES: "true",
+      },
+    };
+  }),
 });

@@ -11,5 +11,6 @@ export default [
   route("__test/toast", "routes/test.toast.tsx"),
   route("__test/error", "routes/test.error.tsx"),
   route("__test/slow", "routes/test.slow.ts"),
+  route("__test/posts", "routes/test.posts.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -32,6 +32,12 @@ describe("sanitizePostHtml", () => {
     ["data:text/html,<script>alert(1)</script>"],
     ["//evil.example.com/x"],
     ["ftp://example.com/x"],
+    ["\u2028javascript:alert(1)"],
+    ["\u00a0javascript:alert(1)"],
+    ["\ufeffjavascript:alert(1)"],
+    ["java\u0000script:alert(1)"],
+    ["https://example.com/\u2028x"],
+    ["/relative/path"],
   ])("drops the link target %s", (href) => {
     expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe(
       '<a rel="noopener noreferrer nofollow">x</a>',

@@ -1,10 +1,56 @@
 import { data, type RouterContextProvider } from "react-router";
+import { z } from "zod";
 
 import { appContext } from "~/context";
+
+import type { Database } from "../../database/db.server";
+import { blogPosts } from "../../database/schema";
 
 /** Test-only routes exist in every build but answer 404 unless ENABLE_TEST_ROUTES is set. */
 export function requireTestRoutes(context: Readonly<RouterContextProvider>) {
   if (!context.get(appContext).env.enableTestRoutes) {
     throw data(null, { status: 404, statusText: "Not Found" });
   }
+}
+
+export const testPostsSchema = z.object({
+  /** Delete every post first. */
+  reset: z.boolean().default(false),
+  posts: z
+    .array(
+      z.object({
+        title: z.string().min(1),
+        description: z.string().nullable().default(null),
+        content: z.string(),
+        contentEn: z.string().nullable().default(null),
+        createdAt: z.iso.datetime().optional(),
+      }),
+    )
+    .max(1000),
+});
+
+/**
+ * Stores posts exactly as given, without the sanitizer, so end-to-end tests can prove that
+ * rendering is safe whatever reached the table (issue: every XSS vector stored straight in).
+ */
+export async function storeRawPosts(db: Database, input: z.infer<typeof testPostsSchema>) {
+  return db.transaction(async (tx) => {
+    if (input.reset) await tx.delete(blogPosts);
+    if (input.posts.length === 0) return [];
+    const rows = await tx
+      .insert(blogPosts)
+      .values(
+        input.posts.map((p) => ({
+          title: p.title,
+          description: p.description,
+          content: p.content,
+          contentEn: p.contentEn,
+          ...(p.createdAt
+            ? { createdAt: new Date(p.createdAt), updatedAt: new Date(p.createdAt) }
+            : {}),
+        })),
+      )
+      .returning({ id: blogPosts.id });
+    return rows.map((r) => r.id);
+  });
 }

@@ -9,12 +9,13 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
   consoleGuard: [
     async ({ page, allowConsoleErrors }, use) => {
       const errors: string[] = [];
-      page.on("console", (message) => {
-        if (message.type() !== "error") return;
-        const text = message.text();
+      const report = (text: string) => {
         if (!allowConsoleErrors.some((pattern) => pattern.test(text))) errors.push(text);
+      };
+      page.on("console", (message) => {
+        if (message.type() === "error") report(message.text());
       });
-      page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+      page.on("pageerror", (error) => report(`uncaught: ${error.message}`));
       await use();
       expect(errors, "console errors on the page").toEqual([]);
     },

@@ -1,0 +1,18 @@
+import { appContext } from "~/context";
+import { requireTestRoutes, storeRawPosts, testPostsSchema } from "~/lib/test-routes.server";
+
+import type { Route } from "./+types/test.posts";
+
+/** POST JSON `{ reset?, posts: [...] }`: stores posts raw and answers their ids (tests only). */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireTestRoutes(context);
+  const parsed = testPostsSchema.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
+  const ids = await storeRawPosts(context.get(appContext).db, parsed.data);
+  return Response.json({ ids });
+}
+
+export function loader({ context }: Route.LoaderArgs) {
+  requireTestRoutes(context);
+  return new Response("POST posts here", { status: 405, headers: { Allow: "POST" } });
+}

@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+import type { Page } from "@playwright/test";
+
+import { expect, test } from "./fixtures";
+
+/** The DOMPurify attack corpus (../shared/testdata/xss/README.md): inputs only. */
+const vectorsFile = path.resolve(
+  import.meta.dirname,
+  "../../../shared/testdata/xss/dompurify-vectors.json",
+);
+const vectors = JSON.parse(readFileSync(vectorsFile, "utf8")) as {
+  title: string;
+  payload: string;
+}[];
+
+/** Before any page script: dialogs and printing become counters instead of running. */
+function countDialogs() {
+  const w = window as unknown as Record<string, unknown> & { __xssCalls: number };
+  w.__xssCalls = 0;
+  for (const name of ["alert", "confirm", "prompt", "print"]) {
+    w[name] = () => {
+      w.__xssCalls++;
+    };
+  }
+}
+
+/** What ran or could run inside the post body: dialog calls, dangerous elements, handlers, URLs. */
+async function findings(page: Page): Promise<string[]> {
+  // Let error handlers of failed resource loads (img onerror and the like) fire.
+  await page.waitForTimeout(50);
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const calls = (window as unknown as { __xssCalls: number }).__xssCalls;
+    if (calls > 0) found.push(`${calls} dialog call(s)`);
+    const body = document.querySelector('[data-testid="post-content"]');
+    if (!body) return ["no post body"];
+    // Payloads clobber DOM properties (a form with an input named "attributes"): read through
+    // the prototypes, never the elements' own properties.
+    const localName = Object.getOwnPropertyDescriptor(Element.prototype, "localName")!.get!;
+    for (const el of Element.prototype.querySelectorAll.call(body, "*")) {
+      const tag = localName.call(el) as string;
+      if (["script", "iframe", "object", "embed"].includes(tag)) found.push(`<${tag}>`);
+      for (const raw of Element.prototype.getAttributeNames.call(el)) {
+        const name = raw.toLowerCase();
+        if (name.startsWith("on")) found.push(`${tag}[${name}]`);
+        if (["href", "src", "action", "formaction", "xlink:href", "srcset"].includes(name)) {
+          const value = (Element.prototype.getAttribute.call(el, raw) ?? "")
+            .replace(/[\s\u0000-\u001f]/g, "")
+            .toLowerCase();
+          if (/^(javascript|vbscript):|^data:text\/html/.test(value)) {
+            found.push(`${tag}[${name}=${value.slice(0, 30)}]`);
+          }
+        }
+      }
+    }
+    return found;
+  });
+}
+
+test.describe.configure({ mode: "serial", timeout: 240_000 });
+
+test.describe("positive control", () => {
+  // Raw payloads load broken resources on purpose; their console noise is expected here only.
+  test.use({ allowConsoleErrors: [/.*/] });
+  test(`the harness catches the raw payloads (${vectors.length} vectors)`, async ({ page }) => {
+    await page.addInitScript(countDialogs);
+    let caught = 0;
+    for (const { payload } of vectors) {
+      await page.goto("about:blank");
+      await page.setContent(
+        `<!doctype html><body><div data-testid="post-content">${payload}</div></body>`,
+      );
+      if ((await findings(page)).length > 0) caught++;
+    }
+    console.log(`positive control: the harness flags ${caught} of ${vectors.length} raw payloads`);
+    // Most vectors are live when unsanitized; if the harness saw few, its checks are broken.
+    expect(caught).toBeGreaterThan(vectors.length / 3);
+  });
+});
+
+test(`no stored vector runs a script in the reader (${vectors.length} vectors)`, async ({
+  page,
+  request,
+}) => {
+  const response = await request.post("/__test/posts", {
+    data: {
+      reset: true,
+      posts: vectors.map((v, i) => ({
+        title: `Vector ${i + 1}`,
+        content: v.payload,
+        contentEn: v.payload,
+      })),
+    },
+  });
+  expect(response.status()).toBe(200);
+  const { ids } = (await response.json()) as { ids: number[] };
+  expect(ids).toHaveLength(vectors.length);
+
+  await page.addInitScript(countDialogs);
+  const failures: string[] = [];
+  for (const [index, id] of ids.entries()) {
+    await page.goto(`/blog/${id}`);
+    const found = await findings(page);
+    // The English body goes through the same path: check it too.
+    const toggle = page.getByRole("switch", { name: "Read in English" });
+    if ((await toggle.count()) === 1) {
+      await toggle.click();
+      found.push(...(await findings(page)));
+    } else if (vectors[index]!.payload.trim() !== "") {
+      // Only a blank English version has no switch.
+      found.push("no English switch on the page");
+    }
+    if (found.length > 0) failures.push(`${label(index)}: ${found.join(", ")}`);
+  }
+  expect(failures).toEqual([]);
+});
