@@ -36,7 +36,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "site", testIgnore: [/blog\.spec/, /xss\.spec/], use: { baseURL: base(servers.site.port) } },
+    {
+      name: "site",
+      testIgnore: [/blog\.spec/, /xss\.spec/],
+      use: { baseURL: base(servers.site.port) },
+    },
     { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },
     { name: "xss", testMatch: /xss\.spec/, use: { baseURL: base(servers.xss.port) } },
   ],

@@ -312,7 +312,7 @@ test("the RSS feed parses, escapes every text and carries the sanitized content"
   expect(feed.items[0]!.link).toMatch(new RegExp(`^${baseURL}/blog/\\d+$`));
   expect(feed.items[0]!.contentSnippet).toBe("Kubernetes and SQL: a & b < c");
   expect(new Date(feed.items[0]!.pubDate!).toISOString()).toBe("2026-01-12T12:00:00.000Z");
-  expect((feed.items[2] as Record<string, string>)["content:encoded"]).toBe(
+  expect(feed.items[2]!["content:encoded"]).toBe(
     "<h2>Versión en español</h2><p>Cuerpo del post 10.</p>",
   );
 });
