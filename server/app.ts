@@ -4,9 +4,9 @@ import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 
-import { EnvError, parseEnv } from "../app/lib/env.server";
+import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
 import { demoContent } from "../content/demo";
-import { openDatabase } from "../database/db.server";
+import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { seedDemoContent } from "../database/seed.server";
 import { createHttpApp } from "./http";
 
@@ -21,6 +21,30 @@ export type MainOptions = {
   /** Development only: Vite's middleware and its live copy of the server build. */
   dev?: { middlewares: Middleware; loadBuild: () => Promise<ServerBuild> };
 };
+
+/** The whole site as a Hono app, for the server below and for benchmarks (bench/). */
+export function createSiteApp({
+  env,
+  database,
+  root,
+  loadBuild,
+}: {
+  env: Env;
+  database: DatabaseHandle;
+  root: string;
+  /** Development: Vite's live build; otherwise the bundled one. */
+  loadBuild?: () => Promise<ServerBuild>;
+}) {
+  return createHttpApp({
+    env,
+    database,
+    // A virtual module: React Router's Vite plugin bundles the app here.
+    loadBuild: loadBuild ?? (() => import("virtual:react-router/server-build")),
+    clientDir: loadBuild ? undefined : path.join(root, "build/client"),
+  });
+}
+
+export { openDatabase, parseEnv };
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
 export async function main({ root, dev }: MainOptions) {
@@ -45,15 +69,7 @@ export async function main({ root, dev }: MainOptions) {
     if (result === "seeded") console.log("Seeded the demo content into the empty database.");
   });
 
-  const app = createHttpApp({
-    env,
-    database,
-    loadBuild:
-      dev?.loadBuild ??
-      // A virtual module: React Router's Vite plugin bundles the app here.
-      (() => import("virtual:react-router/server-build")),
-    clientDir: dev ? undefined : path.join(root, "build/client"),
-  });
+  const app = createSiteApp({ env, database, root, loadBuild: dev?.loadBuild });
 
   const listener = getRequestListener(app.fetch);
   const server = createServer(

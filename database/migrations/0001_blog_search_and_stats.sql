@@ -9,8 +9,9 @@ CREATE TABLE "blog_stats" (
 	CONSTRAINT "blog_stats_single_row" CHECK ("blog_stats"."id")
 );
 --> statement-breakpoint
-CREATE INDEX "blog_posts_title_trgm_idx" ON "blog_posts" USING gin ("title" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "blog_posts_description_trgm_idx" ON "blog_posts" USING gin ("description" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "blog_posts_title_trgm_idx" ON "blog_posts" USING gin ("title" gin_trgm_ops) WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "blog_posts_description_trgm_idx" ON "blog_posts" USING gin ("description" gin_trgm_ops) WITH (fastupdate=false);
+--> statement-breakpoint
 INSERT INTO "blog_stats" ("id", "post_count") SELECT true, count(*) FROM "blog_posts";
 --> statement-breakpoint
 -- Statement-level triggers keep blog_stats exact for bulk writes too; the version tells

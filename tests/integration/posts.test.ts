@@ -192,6 +192,11 @@ for (const driver of drivers) {
       expect(text).toContain("blog_posts_title_trgm_idx");
       expect(text).toContain("blog_posts_description_trgm_idx");
       await database.db.execute(sql`set enable_seqscan = on`);
+      // Writes go straight into the index: no pending list for a missing autovacuum to clear.
+      const options = (await database.db.execute(
+        sql`select reloptions::text as o from pg_class where relname like 'blog_posts_%_trgm_idx'`,
+      )) as unknown as { rows: { o: string }[] };
+      expect(options.rows.map((r) => r.o)).toEqual(["{fastupdate=false}", "{fastupdate=false}"]);
     });
 
     it("reads one post, the newest for the feed, and every post for the sitemap in batches", async () => {

@@ -1,0 +1,136 @@
+// npm run bench:blog: server time of the blog list at 10 and 100,000 posts, on PGlite and on
+// PostgreSQL (when TEST_DATABASE_URL is set). Requests go through the built site in-process
+// (routing, loader, SQL, React rendering), one at a time, so the figures are server time
+// without the network. A benchmark, not a test: it prints a table and asserts nothing.
+//   --posts N   the large size (default 100000)   --runs N   timed requests per row (default 200)
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+import pg from "pg";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({
+  options: {
+    posts: { type: "string", default: "100000" },
+    runs: { type: "string", default: "200" },
+  },
+});
+const LARGE = Number(values.posts);
+const RUNS = Number(values.runs);
+const WARMUP = 20;
+const SEARCH = "kubernetes";
+
+const { openDatabase, parseEnv, createSiteApp } = await import(
+  path.join(root, "build/server/index.js")
+);
+
+/** N posts, one a minute; about one in a thousand mentions the search word. */
+const seedSql = (n) => `
+  insert into blog_posts (title, description, content, created_at, updated_at)
+  select 'Post ' || g || case when g % 1000 = 7 then ' on ${SEARCH}' else '' end,
+         'Notes on ' || (array['postgres','redis','docker','node','rails'])[1 + g % 5] || ', part ' || g,
+         '<h2>Part ' || g || '</h2><p>Body of post ' || g || ', with <strong>some</strong> text.</p>',
+         timestamptz '2020-01-01 00:00:00+00' + g * interval '1 minute',
+         timestamptz '2020-01-01 00:00:00+00' + g * interval '1 minute'
+  from generate_series(1, ${n}) g`;
+
+async function withDatabase(driver, fn) {
+  if (driver === "pglite") {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-blog-"));
+    const database = await openDatabase({ dataDir });
+    try {
+      return await fn(database);
+    } finally {
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  }
+}
+
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function time(app, url) {
+  const durations = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const start = performance.now();
+    const response = await app.request(url);
+    await response.text();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    if (i >= WARMUP) durations.push(performance.now() - start);
+  }
+  durations.sort((a, b) => a - b);
+  return { p50: percentile(durations, 50), p95: percentile(durations, 95) };
+}
+
+const drivers = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
+if (!process.env.TEST_DATABASE_URL)
+  console.log("PostgreSQL skipped: TEST_DATABASE_URL is not set.");
+const rows = [];
+for (const driver of drivers) {
+  for (const size of [10, LARGE]) {
+    await withDatabase(driver, async (database) => {
+      const seedStart = performance.now();
+      await database.migrate(path.join(root, "database/migrations"));
+      await database.db.execute(seedSql(size));
+      // A bulk load leaves what a live database's autovacuum would have tidied long since.
+      await database.db.execute("vacuum analyze blog_posts");
+      const pages = Math.ceil(size / 5);
+      console.log(
+        `${driver}: ${size} posts seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+      );
+      const env = parseEnv({ NODE_ENV: "production", DATA_DIR: "unused" });
+      const app = createSiteApp({ env, database, root });
+      const cases = [
+        ["page 1", "/blog"],
+        [`middle page (${Math.ceil(pages / 2)})`, `/blog?page=${Math.ceil(pages / 2)}`],
+        [`last page (${pages})`, `/blog?page=${pages}`],
+        [`search "${SEARCH}"`, `/blog?q=${SEARCH}`],
+      ];
+      for (const [label, url] of cases) {
+        rows.push({
+          driver,
+          size,
+          label: label.replace(/ \(\d+\)/, ""),
+          shown: label,
+          ...(await time(app, url)),
+        });
+      }
+    });
+  }
+}
+
+const fmt = (ms) => ms.toFixed(2);
+console.log(`\n${RUNS} sequential requests per row after ${WARMUP} warm-up; server time in ms.\n`);
+console.log(
+  "| database | page | 10 posts p50 | 10 posts p95 | " +
+    `${LARGE} posts p50 | ${LARGE} posts p95 | p50 ratio |`,
+);
+console.log("|---|---|---:|---:|---:|---:|---:|");
+for (const driver of drivers) {
+  for (const small of rows.filter((r) => r.driver === driver && r.size === 10)) {
+    const large = rows.find(
+      (r) => r.driver === driver && r.size === LARGE && r.label === small.label,
+    );
+    console.log(
+      `| ${driver} | ${large.shown} | ${fmt(small.p50)} | ${fmt(small.p95)} | ${fmt(large.p50)} | ${fmt(large.p95)} | ${(large.p50 / small.p50).toFixed(2)}× |`,
+    );
+  }
+}
