@@ -68,18 +68,24 @@ export async function listPostsPage(
 async function searchPosts(db: Database, page: number, search: string): Promise<PostPage> {
   const pattern = likePattern(search.slice(0, SEARCH_MAX_LENGTH));
   const matches = or(ilike(blogPosts.title, pattern), ilike(blogPosts.description, pattern));
-  const [row] = await db.select({ n: count() }).from(blogPosts).where(matches);
-  const total = row?.n ?? 0;
-  const pageCount = pageCountFor(total);
-  if (page > pageCount) return { posts: [], total, pageCount };
-  const posts = await db
-    .select(summary)
+  // One scan for the page and the number of matches (a window count over all of them).
+  const rows = await db
+    .select({ ...summary, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(blogPosts)
     .where(matches)
     .orderBy(...newestFirst)
     .limit(PAGE_SIZE)
     .offset((page - 1) * PAGE_SIZE);
-  return { posts, total, pageCount };
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    // Past the last page (or nothing matches): count alone, for the page count.
+    total =
+      page === 1
+        ? 0
+        : ((await db.select({ n: count() }).from(blogPosts).where(matches))[0]?.n ?? 0);
+  }
+  const posts = rows.map(({ total: _total, ...post }) => post);
+  return { posts, total, pageCount: pageCountFor(total) };
 }
 
 /**
