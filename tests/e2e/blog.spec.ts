@@ -144,6 +144,18 @@ test("shows Loading posts... while a page loads client-side", async ({ page }) =
   await expect(page.getByText("Loading posts...")).toHaveCount(0);
 });
 
+test("shows Loading... while a post loads client-side", async ({ page }) => {
+  await page.goto("/blog");
+  await page.route(/\.data(\?|$)/, async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  await page.getByRole("link", { name: /Post 9/ }).click();
+  await expect(page.getByText("Loading...", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Post 9");
+  await expect(page.getByText("Loading...", { exact: true })).toHaveCount(0);
+});
+
 test("searches case-insensitively from page 1, and All Posts clears the search", async ({
   page,
 }) => {

@@ -115,6 +115,36 @@ test.describe("the home page", () => {
     await expect(social.nth(1)).toHaveAttribute("href", /instagram\.com/);
   });
 
+  test("carries its title, canonical URL, share tags and a Person in JSON-LD", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/");
+    await expect(page).toHaveTitle("Alex Byrne · Backend Developer");
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/`);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+      "content",
+      "Alex Byrne, Backend Developer in Dublin, Ireland.",
+    );
+    await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "website");
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", `${baseURL}/`);
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+      "content",
+      `${baseURL}/images/profile.svg`,
+    );
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
+    const ld = JSON.parse(
+      (await page.locator('script[type="application/ld+json"]').textContent())!,
+    );
+    expect(ld).toMatchObject({
+      "@type": "Person",
+      name: "Alex Byrne",
+      jobTitle: "Backend Developer",
+      address: { addressLocality: "Dublin, Ireland" },
+    });
+    expect(ld.sameAs).toHaveLength(4);
+  });
+
   test("serves hashed assets with immutable caching and compresses pages", async ({ request }) => {
     const page = await request.get("/", { headers: { "accept-encoding": "gzip" } });
     expect(page.headers()["content-encoding"]).toBe("gzip");
