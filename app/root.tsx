@@ -15,6 +15,7 @@ import { appContext } from "./context";
 import { BackToTop } from "./components/back-to-top";
 import { Footer } from "./components/footer";
 import { Header } from "./components/header";
+import { usePendingText } from "./lib/pending";
 import { themeInitScript } from "./lib/theme";
 import { site } from "./site.config";
 
@@ -68,6 +69,14 @@ export function links(): Route.LinkDescriptors {
 }
 
 export default function App() {
+  const pending = usePendingText("root");
+  if (pending) {
+    return (
+      <p className="py-12 text-slate-600 dark:text-slate-400" aria-live="polite">
+        {pending}
+      </p>
+    );
+  }
   return <Outlet />;
 }
 

@@ -1,6 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
-import { data, Link, useNavigation } from "react-router";
+import { data, Link } from "react-router";
 
 import { appContext } from "~/context";
 import { formatLongDate } from "~/lib/format";
@@ -81,16 +81,7 @@ function BackToBlog() {
 
 export default function PostReader({ loaderData }: Route.ComponentProps) {
   const { post } = loaderData;
-  const navigation = useNavigation();
   const [english, setEnglish] = useState(false);
-
-  if (navigation.state === "loading" && /^\/blog\/[^/]+$/.test(navigation.location.pathname)) {
-    return (
-      <div className="py-12">
-        <p className="text-slate-600 dark:text-slate-400">Loading...</p>
-      </div>
-    );
-  }
 
   if (!post) {
     return (

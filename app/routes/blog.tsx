@@ -1,11 +1,12 @@
 import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useNavigation, useNavigationType } from "react-router";
+import { data, Form, Link, redirect, useNavigationType } from "react-router";
 
 import { Pagination } from "~/components/pagination";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { formatLongDate } from "~/lib/format";
 import { blogHref } from "~/lib/pagination";
+import { usePendingText } from "~/lib/pending";
 import { scrollToTop } from "~/lib/scroll";
 import { pageMeta } from "~/lib/seo";
 import { listPostsPage, type PostPage } from "~/models/posts.server";
@@ -56,9 +57,8 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const { posts, page, pageCount, search } = loaderData;
-  const navigation = useNavigation();
   const navigationType = useNavigationType();
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/blog";
+  const loading = usePendingText("blog-list") !== null;
 
   // Changing the page (a PUSH) scrolls smoothly to the top; Back restores where the reader was.
   const shownPage = useRef(page);

@@ -46,16 +46,25 @@ test.describe("the production server process", () => {
     });
     await waitForHealth(base, server.child);
 
-    const inFlight = fetch(`${base}/__test/slow?ms=1500`).then(async (r) => ({
-      status: r.status,
-      body: await r.text(),
-    }));
+    let finishedAt = 0;
+    const inFlight = fetch(`${base}/__test/slow?ms=3000`).then(async (r) => {
+      const result = { status: r.status, body: await r.text() };
+      finishedAt = Date.now();
+      return result;
+    });
     await new Promise((r) => setTimeout(r, 300));
     server.child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 200));
-    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    // New connections are refused while the slow request is still running.
+    const fresh = () =>
+      fetch(`${base}/healthz`, { headers: { connection: "close" } }).then(
+        () => "accepted",
+        () => "refused",
+      );
+    await expect.poll(fresh, { timeout: 2000, intervals: [50] }).toBe("refused");
+    const refusedAt = Date.now();
 
-    expect(await inFlight).toEqual({ status: 200, body: "slept 1500 ms" });
+    expect(await inFlight).toEqual({ status: 200, body: "slept 3000 ms" });
+    expect(finishedAt).toBeGreaterThan(refusedAt);
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain("SIGTERM received");
 
