@@ -80,29 +80,43 @@ export default function App() {
   return <Outlet />;
 }
 
-export function meta() {
+/** Status and text of what the error page shows: a route's 404, or 500 for anything else. */
+function describeError(error: unknown) {
+  if (isRouteErrorResponse(error)) {
+    return {
+      status: error.status,
+      statusText: error.statusText || (error.status === 404 ? "Not Found" : "Error"),
+    };
+  }
+  return { status: 500, statusText: "Internal Server Error" };
+}
+
+export function meta({ error }: Route.MetaArgs) {
+  if (error) {
+    const { status, statusText } = describeError(error);
+    return [
+      { title: `${status} ${statusText} · ${site.name}` },
+      { name: "robots", content: "noindex" },
+    ];
+  }
   return [{ title: site.name }, { name: "description", content: site.description }];
 }
 
 /** The router's error page (PRODUCT.md, change 7): status and text, a link home, no stack in production. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let status = 500;
-  let statusText = "Internal Server Error";
-  let detail = "Something went wrong on our side. Please try again in a moment.";
+  const { status, statusText } = describeError(error);
+  let detail =
+    status === 404
+      ? "The page you are looking for does not exist."
+      : "Something went wrong on our side. Please try again in a moment.";
   let stack: string | undefined;
-
-  if (isRouteErrorResponse(error)) {
-    status = error.status;
-    statusText = error.statusText || (status === 404 ? "Not Found" : statusText);
-    if (status === 404) detail = "The page you are looking for does not exist.";
-  } else if (import.meta.env.DEV && error instanceof Error) {
+  if (import.meta.env.DEV && error instanceof Error) {
     detail = error.message;
     stack = error.stack;
   }
 
   return (
     <div className="py-24 text-center">
-      <title>{`${status} ${statusText} · ${site.name}`}</title>
       <h1 className="text-3xl font-bold text-slate-900 dark:text-white">
         Unexpected Application Error!
       </h1>
