@@ -7,6 +7,8 @@ import type { Env } from "./lib/env.server";
 export type AppContext = {
   db: Database;
   env: Env;
+  /** The client's address as the socket sees it (for throttling). */
+  clientAddress: string;
 };
 
 export const appContext = createContext<AppContext>();

@@ -12,6 +12,7 @@ import {
 import type { Route } from "./+types/root";
 import "./app.css";
 import { appContext } from "./context";
+import { isOwner } from "./lib/session.server";
 import { BackToTop } from "./components/back-to-top";
 import { Footer } from "./components/footer";
 import { Header } from "./components/header";
@@ -52,9 +53,12 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-/** Only what every page needs and the browser may see: the public base URL. */
-export function loader({ context }: Route.LoaderArgs) {
-  return { siteUrl: context.get(appContext).env.siteUrl };
+/** Only what every page needs and the browser may see: the public base URL, and whether the owner is signed in. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return {
+    siteUrl: context.get(appContext).env.siteUrl,
+    isOwner: await isOwner(request, context),
+  };
 }
 
 export function links(): Route.LinkDescriptors {

@@ -3,7 +3,13 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("blog", "routes/blog.tsx"),
+  route("blog/new", "routes/blog.new.tsx"),
   route("blog/:id", "routes/blog.post.tsx"),
+  route("blog/:id/edit", "routes/blog.edit.tsx"),
+  route("login", "routes/login.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("api/posts", "routes/api.posts.ts"),
+  route("api/posts/:id", "routes/api.post.ts"),
   route("rss.xml", "routes/rss.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),

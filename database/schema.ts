@@ -94,3 +94,36 @@ export const appMeta = pgTable("app_meta", {
 export type BlogPost = typeof blogPosts.$inferSelect;
 export type JobExperience = typeof jobExperiences.$inferSelect;
 export type Study = typeof studies.$inferSelect;
+
+/** The owner's password, as a salted scrypt hash (one row). */
+export const owner = pgTable(
+  "owner",
+  {
+    id: boolean("id").primaryKey().default(true),
+    passwordHash: text("password_hash").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("owner_single_row", sql`${t.id}`)],
+);
+
+/** Signed-in sessions. Only a SHA-256 of each session id is stored, never the id itself. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+/** Failed sign-ins by client address, for the throttle (kept in the database for every instance). */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: serial("id").primaryKey(),
+    address: text("address").notNull(),
+    failedAt: timestamp("failed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_failures_address_idx").on(t.address, t.failedAt)],
+);

@@ -8,6 +8,8 @@ import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { seedDemoContent } from "../database/seed.server";
+import { ensureOwnerPassword, setOwnerPassword } from "../app/models/auth.server";
+import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { createHttpApp } from "./http";
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
@@ -44,7 +46,7 @@ export function createSiteApp({
   });
 }
 
-export { openDatabase, parseEnv };
+export { openDatabase, parseEnv, setOwnerPassword, takeDataDirLock, releaseDataDirLock };
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
 export async function main({ root, dev }: MainOptions) {
@@ -59,15 +61,22 @@ export async function main({ root, dev }: MainOptions) {
     throw error;
   }
 
-  const database = await openDatabase({
-    databaseUrl: env.databaseUrl,
-    dataDir: path.resolve(root, env.dataDir),
-  });
+  const dataDir = path.resolve(root, env.dataDir);
+  // One process at a time may open an embedded database (PGlite has no locking of its own).
+  if (!env.databaseUrl) takeDataDirLock(dataDir);
+  const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir });
   await database.migrate(path.join(root, "database/migrations"), async (db) => {
     if (!env.seedDemo) return;
     const result = await seedDemoContent(db, demoContent);
     if (result === "seeded") console.log("Seeded the demo content into the empty database.");
   });
+  const generated = await ensureOwnerPassword(database.db, env.ownerPassword);
+  if (generated) {
+    console.log(
+      `Owner password (shown once, stored only as a hash): ${generated}\n` +
+        "Sign in at /login. Set OWNER_PASSWORD, or run npm run owner:password, to change it.",
+    );
+  }
 
   const app = createSiteApp({ env, database, root, loadBuild: dev?.loadBuild });
 
@@ -94,7 +103,10 @@ export async function main({ root, dev }: MainOptions) {
       database
         .close()
         .catch((error: unknown) => console.error("Closing the database failed:", error))
-        .finally(() => process.exit(0));
+        .finally(() => {
+          if (!env.databaseUrl) releaseDataDirLock(dataDir);
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };

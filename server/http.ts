@@ -1,5 +1,6 @@
 import path from "node:path";
 
+import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
@@ -23,8 +24,24 @@ export type HttpOptions = {
 };
 
 /** The HTTP application: health, static assets, then every other request to React Router. */
-export function createHttpApp({ env, database, loadBuild, clientDir }: HttpOptions): Hono {
-  const app = new Hono();
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * CSRF defence for every state-changing request (OWASP CSRF cheat sheet): a browser's
+ * `Origin` must be this site's, and `Sec-Fetch-Site`, when sent, must not be cross-site.
+ * Requests with neither (curl, server-to-server) carry no ambient browser credentials.
+ */
+export function isCrossSite(request: Request, siteUrl: string): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return true;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  return origin !== new URL(request.url).origin && origin !== new URL(siteUrl).origin;
+}
+
+export function createHttpApp({ env, database, loadBuild, clientDir }: HttpOptions) {
+  const app = new Hono<{ Bindings: HttpBindings }>();
   const handleRequest = createRequestHandler(loadBuild, env.nodeEnv);
 
   app.get("/healthz", async (c) => {
@@ -36,6 +53,13 @@ export function createHttpApp({ env, database, loadBuild, clientDir }: HttpOptio
       console.error("Health check failed:", error instanceof Error ? error.message : error);
       return c.json({ status: "unavailable" }, 503);
     }
+  });
+
+  app.use(async (c, next) => {
+    if (isCrossSite(c.req.raw, env.siteUrl)) {
+      return c.json({ error: "Cross-site requests cannot change anything here." }, 403);
+    }
+    await next();
   });
 
   app.use(compress());
@@ -60,7 +84,11 @@ export function createHttpApp({ env, database, loadBuild, clientDir }: HttpOptio
 
   app.all("*", (c) => {
     const context = new RouterContextProvider();
-    context.set(appContext, { db: database.db, env });
+    context.set(appContext, {
+      db: database.db,
+      env,
+      clientAddress: c.env?.incoming?.socket?.remoteAddress ?? "unknown",
+    });
     return handleRequest(c.req.raw, context);
   });
 

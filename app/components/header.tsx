@@ -1,6 +1,6 @@
 import { Menu, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from "react-router";
 
 import { HEADER_SCROLL_DELAY_MS } from "~/lib/constants";
 import { scrollToSection, scrollToTop } from "~/lib/scroll";
@@ -40,8 +40,15 @@ function useGoHome() {
 const navButton =
   "rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap sm:px-3 text-slate-700 hover:bg-slate-100 hover:text-slate-950 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white";
 
+/** Whether the owner is signed in (from the root loader; false on pages without it). */
+export function useIsOwner(): boolean {
+  const root = useRouteLoaderData("root") as { isOwner?: boolean } | undefined;
+  return root?.isOwner === true;
+}
+
 export function Header() {
   const goHome = useGoHome();
+  const owner = useIsOwner();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
 
@@ -78,6 +85,13 @@ export function Header() {
             </li>
           ))}
         </ul>
+        {owner ? (
+          <Form method="post" action="/logout">
+            <button type="submit" className={navButton}>
+              Sign out
+            </button>
+          </Form>
+        ) : null}
         <ThemeToggle />
         <button
           type="button"

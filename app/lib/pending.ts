@@ -5,11 +5,11 @@ import { useLocation, useNavigation } from "react-router";
 export const PENDING_TEXT_DELAY_MS = 120;
 
 const BLOG_LIST = /^\/blog\/?$/;
-const POST = /^\/blog\/\d+\/?$/;
+const POST = /^\/blog\/\d+(\/edit)?\/?$/;
 
 /**
  * The original's loading texts, as pending UI during client-side navigation only
- * (PRODUCT.md, change 1): `Loading posts...` on the way to the list, `Loading...` to a post.
+ * (PRODUCT.md, change 1): `Loading posts...` on the way to the list, `Loading...` to a post or its editor.
  * `scope` says who renders it: the blog list renders its own (it keeps its heading and search),
  * the root layout everything else.
  */

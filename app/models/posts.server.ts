@@ -178,3 +178,42 @@ export async function* allPostDates(
     after = { at: last.at, id: last.id };
   }
 }
+
+/** Stores a new post; the caller has validated and sanitized it. Never writes content_en. */
+export async function createPost(
+  db: Database,
+  post: { title: string; description: string; content: string },
+): Promise<number> {
+  const [row] = await db
+    .insert(blogPosts)
+    .values({ title: post.title, description: post.description, content: post.content })
+    .returning({ id: blogPosts.id });
+  return row!.id;
+}
+
+/** Updates title, description and content (and updated_at); false when there is no such post. */
+export async function updatePost(
+  db: Database,
+  id: number,
+  post: { title: string; description: string; content: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(blogPosts)
+    .set({
+      title: post.title,
+      description: post.description,
+      content: post.content,
+      updatedAt: new Date(),
+    })
+    .where(eq(blogPosts.id, id))
+    .returning({ id: blogPosts.id });
+  return rows.length > 0;
+}
+
+export async function deletePost(db: Database, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(blogPosts)
+    .where(eq(blogPosts.id, id))
+    .returning({ id: blogPosts.id });
+  return rows.length > 0;
+}

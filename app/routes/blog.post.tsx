@@ -1,7 +1,8 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, Pencil } from "lucide-react";
 import { useState } from "react";
 import { data, Link } from "react-router";
 
+import { useIsOwner } from "~/components/header";
 import { appContext } from "~/context";
 import { formatLongDate } from "~/lib/format";
 import { parsePostId } from "~/lib/ids";
@@ -82,6 +83,7 @@ function BackToBlog() {
 export default function PostReader({ loaderData }: Route.ComponentProps) {
   const { post } = loaderData;
   const [english, setEnglish] = useState(false);
+  const owner = useIsOwner();
 
   if (!post) {
     return (
@@ -95,7 +97,18 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
   const showEnglish = english && post.contentEn !== null;
   return (
     <article className="mx-auto max-w-3xl py-12">
-      <BackToBlog />
+      <div className="flex items-center justify-between">
+        <BackToBlog />
+        {owner ? (
+          <Link
+            to={`/blog/${post.id}/edit`}
+            className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+          >
+            <Pencil aria-hidden="true" className="size-4" />
+            Edit
+          </Link>
+        ) : null}
+      </div>
       <h1 className="mt-6 text-3xl font-bold break-words text-slate-900 sm:text-4xl dark:text-white">
         {post.title}
       </h1>

@@ -1,6 +1,8 @@
+import { Plus } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigationType } from "react-router";
 
+import { useIsOwner } from "~/components/header";
 import { Pagination } from "~/components/pagination";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
@@ -58,6 +60,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const { posts, page, pageCount, search } = loaderData;
   const navigationType = useNavigationType();
+  const owner = useIsOwner();
   const loading = usePendingText("blog-list") !== null;
 
   // Changing the page (a PUSH) scrolls smoothly to the top; Back restores where the reader was.
@@ -69,7 +72,18 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="py-12">
-      <h1 className="text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">Blog</h1>
+      <div className="flex items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">Blog</h1>
+        {owner ? (
+          <Link
+            to="/blog/new"
+            className="inline-flex items-center gap-2 rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
+          >
+            <Plus aria-hidden="true" className="size-4" />
+            New post
+          </Link>
+        ) : null}
+      </div>
       <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <Form method="get" action="/blog">
           <button

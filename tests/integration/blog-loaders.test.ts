@@ -12,7 +12,7 @@ import { freshPglite, type TestDatabase } from "./databases";
 
 function context(database: TestDatabase) {
   const provider = new RouterContextProvider();
-  provider.set(appContext, { db: database.db, env: parseEnv({}) });
+  provider.set(appContext, { db: database.db, env: parseEnv({}), clientAddress: "127.0.0.1" });
   return provider;
 }
 

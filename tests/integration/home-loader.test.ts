@@ -11,7 +11,7 @@ import { freshPglite, type TestDatabase } from "./databases";
 
 function callLoader(database: TestDatabase, headers: Record<string, string> = {}) {
   const context = new RouterContextProvider();
-  context.set(appContext, { db: database.db, env: parseEnv({}) });
+  context.set(appContext, { db: database.db, env: parseEnv({}), clientAddress: "127.0.0.1" });
   const request = new Request("http://localhost/", { headers });
   return loader({ request, context, params: {} } as unknown as Route.LoaderArgs);
 }

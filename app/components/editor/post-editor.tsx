@@ -1,0 +1,215 @@
+import { ArrowLeft } from "lucide-react";
+import { lazy, Suspense, useId, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+
+import { EDITOR_TEXT, POST_LIMITS, textOfHtml } from "~/lib/post-rules";
+
+const RichTextEditor = lazy(() => import("./rich-text-editor"));
+
+export type EditablePost = { id: number; title: string; description: string; content: string };
+
+const field =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+const label = "block text-sm font-medium text-slate-800 dark:text-slate-200";
+const primary =
+  "rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300";
+const secondary =
+  "inline-flex items-center gap-2 rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
+
+/**
+ * The new-post and edit screens (original §2). Saves go to the JSON API with fetch, so a failed
+ * save leaves everything typed in place; the texts are the original's alerts.
+ */
+export function PostEditor({ post }: { post?: EditablePost }) {
+  const navigate = useNavigate();
+  const contentLabelId = useId();
+  const [title, setTitle] = useState(post?.title ?? "");
+  const [description, setDescription] = useState(post?.description ?? "");
+  const [html, setHtml] = useState(post?.content ?? "");
+  const [empty, setEmpty] = useState(textOfHtml(post?.content ?? "") === "");
+  const [saving, setSaving] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  const editing = post !== undefined;
+
+  async function save() {
+    if (title.trim() === "" || empty) {
+      window.alert(EDITOR_TEXT.empty);
+      return;
+    }
+    setSaving(true);
+    try {
+      const response = await fetch(editing ? `/api/posts/${post.id}` : "/api/posts", {
+        method: editing ? "PUT" : "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title, description, content: html }),
+      });
+      if (!response.ok)
+        throw new Error(`${response.status}: ${(await response.text()).slice(0, 200)}`);
+      setSaving(false);
+      window.alert(editing ? EDITOR_TEXT.updated : EDITOR_TEXT.created);
+      navigate(editing ? `/blog/${post.id}` : "/blog");
+    } catch (error) {
+      console.error(editing ? "Error al actualizar el post." : "Error al guardar el post.", error);
+      setSaving(false);
+      window.alert(editing ? EDITOR_TEXT.updateFailed : EDITOR_TEXT.createFailed);
+    }
+  }
+
+  async function remove() {
+    if (!editing) return;
+    dialog.current?.close();
+    setSaving(true);
+    try {
+      const response = await fetch(`/api/posts/${post.id}`, { method: "DELETE" });
+      if (!response.ok) throw new Error(String(response.status));
+      navigate("/blog");
+    } catch (error) {
+      console.error("Error deleting the post.", error);
+      setSaving(false);
+      window.alert("Error deleting the post. Please try again.");
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-4xl py-10">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link to="/blog" className={secondary}>
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to Blog
+        </Link>
+        <div className="flex flex-wrap gap-3">
+          {editing ? (
+            <>
+              <button
+                type="button"
+                className={secondary}
+                onClick={() => dialog.current?.showModal()}
+                disabled={saving}
+              >
+                Delete post
+              </button>
+              <Link to={`/blog/${post.id}`} className={secondary}>
+                Cancel
+              </Link>
+            </>
+          ) : null}
+          <button type="button" className={primary} onClick={save} disabled={saving}>
+            {saving ? "Saving..." : editing ? "Update Post" : "Save Post"}
+          </button>
+        </div>
+      </div>
+
+      <h1 className="mt-8 text-3xl font-bold text-slate-900 dark:text-white">
+        {editing ? "Edit post" : "New post"}
+      </h1>
+
+      <div className="mt-6 space-y-6">
+        <div>
+          <label htmlFor="post-title" className={label}>
+            Title *
+          </label>
+          <input
+            id="post-title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            placeholder="Enter post title..."
+            maxLength={POST_LIMITS.title}
+            className={field}
+          />
+        </div>
+        <div>
+          <label htmlFor="post-description" className={label}>
+            Description
+          </label>
+          <textarea
+            id="post-description"
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            placeholder="Brief description of your post..."
+            maxLength={POST_LIMITS.description}
+            className={field}
+          />
+        </div>
+        <div>
+          <span id={contentLabelId} className={label}>
+            Content *
+          </span>
+          <div className="mt-1">
+            <Suspense fallback={<EditorLoading />}>
+              <RichTextEditor
+                initialHtml={post?.content ?? ""}
+                labelId={contentLabelId}
+                onChange={(next, isEmpty) => {
+                  setHtml(next);
+                  setEmpty(isEmpty);
+                }}
+              />
+            </Suspense>
+          </div>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+            Shortcuts: <kbd>Ctrl+B</kbd> bold, <kbd>Ctrl+I</kbd> italic, <kbd>Ctrl+Z</kbd> undo,{" "}
+            <kbd>Ctrl+Y</kbd> redo
+          </p>
+        </div>
+        <section aria-labelledby="preview-heading">
+          <h2 id="preview-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+            Content Preview
+          </h2>
+          <div
+            data-testid="content-preview"
+            className="mt-2 min-h-[200px] rounded-lg border border-dashed border-slate-300 p-4 dark:border-slate-700"
+          >
+            {empty ? (
+              <p className="text-slate-600 dark:text-slate-400">
+                Start writing to see the preview...
+              </p>
+            ) : (
+              // The editor's own HTML: it can only hold the formats above (and is sanitized on save).
+              <div
+                className="prose prose-slate max-w-none dark:prose-invert"
+                dangerouslySetInnerHTML={{ __html: html }}
+              />
+            )}
+          </div>
+        </section>
+      </div>
+
+      {editing ? (
+        <dialog
+          ref={dialog}
+          aria-labelledby="delete-heading"
+          className="m-auto max-w-sm rounded-xl border border-slate-300 bg-white p-6 text-slate-900 backdrop:bg-black/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+        >
+          <h2 id="delete-heading" className="text-lg font-semibold">
+            Delete this post?
+          </h2>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">
+            “{post.title}” will be gone for good.
+          </p>
+          <div className="mt-6 flex justify-end gap-3">
+            <button type="button" className={secondary} onClick={() => dialog.current?.close()}>
+              Keep it
+            </button>
+            <button
+              type="button"
+              onClick={remove}
+              className="rounded-lg bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800"
+            >
+              Delete
+            </button>
+          </div>
+        </dialog>
+      ) : null}
+    </div>
+  );
+}
+
+function EditorLoading() {
+  return (
+    <div className="min-h-[453px] rounded-lg border border-slate-300 bg-white p-4 text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400">
+      Loading editor...
+    </div>
+  );
+}

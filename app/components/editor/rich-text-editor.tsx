@@ -1,0 +1,53 @@
+import { EditorContent, useEditor } from "@tiptap/react";
+import StarterKit from "@tiptap/starter-kit";
+
+import { Toolbar } from "./toolbar";
+
+export type RichTextEditorProps = {
+  initialHtml: string;
+  /** The element that labels the editing area (`Content *`). */
+  labelId: string;
+  onChange: (html: string, isEmpty: boolean) => void;
+};
+
+/**
+ * TipTap with exactly the formats the sanitizer allows. Loaded lazily, only on the editor routes.
+ * History: depth 100, grouping delay 500 ms (original §9); Ctrl+Y redoes, as does Ctrl+Shift+Z.
+ */
+export default function RichTextEditor({ initialHtml, labelId, onChange }: RichTextEditorProps) {
+  const editor = useEditor({
+    immediatelyRender: false,
+    extensions: [
+      StarterKit.configure({
+        heading: { levels: [1, 2, 3] },
+        undoRedo: { depth: 100, newGroupDelay: 500 },
+        horizontalRule: false,
+        underline: false,
+        link: { openOnClick: false, protocols: [], defaultProtocol: "https" },
+      }),
+    ],
+    content: initialHtml,
+    editorProps: {
+      attributes: {
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-labelledby": labelId,
+        class:
+          "prose prose-slate max-w-none min-h-[400px] p-4 focus:outline-none dark:prose-invert",
+      },
+    },
+    onUpdate: ({ editor }) => onChange(editor.getHTML(), editor.getText().trim() === ""),
+  });
+
+  // Until TipTap mounts in the browser (immediatelyRender: false), the same box keeps its place.
+  if (!editor)
+    return (
+      <div className="min-h-[453px] rounded-lg border border-slate-300 dark:border-slate-700" />
+    );
+  return (
+    <div className="overflow-hidden rounded-lg border border-slate-300 bg-white focus-within:ring-2 focus-within:ring-sky-500 dark:border-slate-700 dark:bg-slate-900">
+      <Toolbar editor={editor} />
+      <EditorContent editor={editor} />
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { POST_LIMITS, postSchema, textOfHtml, type PostInput } from "./post-schema";
+import { sanitizePostHtml } from "./sanitize.server";
+
+/** Request bodies above this are refused unread (JSON escaping can double the content). */
+export const MAX_POST_REQUEST_BYTES = 3 * POST_LIMITS.contentBytes;
+
+export type PostWrite =
+  { ok: true; value: PostInput } | { ok: false; status: number; error: string };
+
+/**
+ * Reads a post from a JSON request: 415 for another content type, 413 when too large, 400 with
+ * the first problem otherwise. The content comes back sanitized, ready to store.
+ */
+export async function readPostWrite(request: Request): Promise<PostWrite> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    return { ok: false, status: 415, error: "Send the post as application/json." };
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_POST_REQUEST_BYTES) {
+    return { ok: false, status: 413, error: "The post is larger than 1 MB." };
+  }
+  const raw = await request.text();
+  if (Buffer.byteLength(raw) > MAX_POST_REQUEST_BYTES) {
+    return { ok: false, status: 413, error: "The post is larger than 1 MB." };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return { ok: false, status: 400, error: "The request body is not valid JSON." };
+  }
+  const parsed = postSchema.safeParse(body);
+  if (!parsed.success) {
+    return { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? "Invalid post." };
+  }
+  if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
+    return { ok: false, status: 413, error: "The content is larger than 1 MB." };
+  }
+  const content = sanitizePostHtml(parsed.data.content);
+  if (textOfHtml(content) === "") {
+    return { ok: false, status: 400, error: "Content is required." };
+  }
+  return { ok: true, value: { ...parsed.data, content } };
+}

@@ -1,0 +1,63 @@
+import { createCookie, data, redirect, type RouterContextProvider } from "react-router";
+
+import { appContext } from "~/context";
+import { isValidSession, SESSION_TTL_MS } from "~/models/auth.server";
+
+type Context = Readonly<RouterContextProvider>;
+
+/**
+ * The session cookie: HttpOnly, SameSite=Lax, and over https Secure with the `__Host-` prefix
+ * (no Domain, Path=/), so no subdomain or plain-http page can set or read it.
+ */
+export function sessionCookie(context: Context) {
+  const secure = context.get(appContext).env.siteUrl.startsWith("https:");
+  return createCookie(secure ? "__Host-session" : "session", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+async function sessionIdOf(request: Request, context: Context): Promise<string | null> {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  const value: unknown = await sessionCookie(context).parse(header);
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+const ownerChecks = new WeakMap<Request, Promise<boolean>>();
+
+/** Whether this request carries a live owner session (looked up once per request). */
+export function isOwner(request: Request, context: Context): Promise<boolean> {
+  let check = ownerChecks.get(request);
+  if (!check) {
+    check = sessionIdOf(request, context).then((id) =>
+      id ? isValidSession(context.get(appContext).db, id) : false,
+    );
+    ownerChecks.set(request, check);
+  }
+  return check;
+}
+
+/** Same-site paths only: anything else (other hosts, `//x`, `/\x`) goes home. */
+export function safeRedirect(target: FormDataEntryValue | string | null | undefined): string {
+  if (typeof target !== "string" || !target.startsWith("/") || /^\/[/\\]/.test(target)) return "/";
+  return target;
+}
+
+/** Owner pages: anyone else is sent to sign in, and comes back afterwards. */
+export async function requireOwnerPage(request: Request, context: Context) {
+  if (await isOwner(request, context)) return;
+  const url = new URL(request.url);
+  throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/** Owner writes: anyone else gets 401 and nothing changes. */
+export async function requireOwnerWrite(request: Request, context: Context) {
+  if (await isOwner(request, context)) return;
+  throw data({ ok: false as const, error: "Sign in to do this." }, { status: 401 });
+}
+
+export { sessionIdOf };

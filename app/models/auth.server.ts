@@ -1,0 +1,147 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
+import { and, count, eq, gt, lt, sql } from "drizzle-orm";
+
+import type { Database } from "../../database/db.server";
+import { owner, sessions, signInFailures } from "../../database/schema";
+
+/**
+ * The owner's sign-in: scrypt password hashes (OWASP Password Storage Cheat Sheet: N=2^17,
+ * r=8, p=1), random 256-bit session ids stored only as SHA-256, and a throttle of 5 failed
+ * attempts per address per hour (Ghost's rule), all in the database so every instance agrees.
+ */
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 60 * 60 * 1000;
+
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1, keyLength: 32, saltLength: 16 } as const;
+
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  N: number,
+  r: number,
+  p: number,
+  length: number,
+) {
+  return new Promise<Buffer>((resolve, reject) =>
+    // maxmem must exceed 128 * N * r bytes (128 MiB here).
+    scrypt(password, salt, length, { N, r, p, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SCRYPT.saltLength);
+  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keyLength);
+  return [
+    "scrypt",
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString("base64url"),
+    key.toString("base64url"),
+  ].join("$");
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const key = await scryptAsync(
+    password,
+    Buffer.from(salt, "base64url"),
+    Number(n),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
+  return timingSafeEqual(key, expected);
+}
+
+/** A password for a first start without OWNER_PASSWORD: 24 random characters. */
+export const generatePassword = () => randomBytes(18).toString("base64url");
+
+export async function setOwnerPassword(db: Database, password: string) {
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(owner)
+      .values({ passwordHash })
+      .onConflictDoUpdate({ target: owner.id, set: { passwordHash, updatedAt: new Date() } });
+    // A new password signs every session out.
+    await tx.delete(sessions);
+  });
+}
+
+/**
+ * At start-up: OWNER_PASSWORD wins when set (re-hashed only if it changed); otherwise a first
+ * start generates a password and returns it, to be printed once. Returns null when nothing new.
+ */
+export async function ensureOwnerPassword(
+  db: Database,
+  fromEnv: string | undefined,
+): Promise<string | null> {
+  const [current] = await db.select().from(owner);
+  if (fromEnv !== undefined) {
+    if (!current || !(await verifyPassword(fromEnv, current.passwordHash)))
+      await setOwnerPassword(db, fromEnv);
+    return null;
+  }
+  if (current) return null;
+  const generated = generatePassword();
+  await setOwnerPassword(db, generated);
+  return generated;
+}
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+export type SignInResult =
+  | { ok: true; sessionId: string; expiresAt: Date }
+  | { ok: false; reason: "throttled" | "wrong-password" };
+
+/** Checks the throttle first (without looking at the password), then the password. */
+export async function signIn(
+  db: Database,
+  password: string,
+  address: string,
+): Promise<SignInResult> {
+  const since = new Date(Date.now() - FAILURE_WINDOW_MS);
+  const [failures] = await db
+    .select({ n: count() })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.address, address), gt(signInFailures.failedAt, since)));
+  if ((failures?.n ?? 0) >= MAX_FAILURES) return { ok: false, reason: "throttled" };
+
+  const [current] = await db.select().from(owner);
+  if (!current || !(await verifyPassword(password, current.passwordHash))) {
+    await db.insert(signInFailures).values({ address });
+    return { ok: false, reason: "wrong-password" };
+  }
+
+  const sessionId = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await db.transaction(async (tx) => {
+    await tx.insert(sessions).values({ idHash: sha256(sessionId), expiresAt });
+    await tx.delete(signInFailures).where(eq(signInFailures.address, address));
+    // Housekeeping while we are here: expired sessions and old failures.
+    await tx.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+    await tx.delete(signInFailures).where(lt(signInFailures.failedAt, since));
+  });
+  return { ok: true, sessionId, expiresAt };
+}
+
+export async function isValidSession(db: Database, sessionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(sessions)
+    .where(and(eq(sessions.idHash, sha256(sessionId)), gt(sessions.expiresAt, new Date())));
+  return row !== undefined;
+}
+
+export async function signOut(db: Database, sessionId: string) {
+  await db.delete(sessions).where(eq(sessions.idHash, sha256(sessionId)));
+}

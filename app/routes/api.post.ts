@@ -1,0 +1,31 @@
+import { data } from "react-router";
+
+import { appContext } from "~/context";
+import { parsePostId } from "~/lib/ids";
+import { readPostWrite } from "~/lib/post-write.server";
+import { requireOwnerWrite } from "~/lib/session.server";
+import { deletePost, updatePost } from "~/models/posts.server";
+
+import type { Route } from "./+types/api.post";
+
+const notFound = () => data({ ok: false, error: "No such post." }, { status: 404 });
+
+/** PUT /api/posts/{id} updates a post, DELETE removes it (owner only). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "PUT" && request.method !== "DELETE") {
+    return data(
+      { ok: false, error: "Use PUT or DELETE." },
+      { status: 405, headers: { Allow: "PUT, DELETE" } },
+    );
+  }
+  await requireOwnerWrite(request, context);
+  const id = parsePostId(params.id);
+  if (id === null) return notFound();
+  const { db } = context.get(appContext);
+  if (request.method === "DELETE") {
+    return (await deletePost(db, id)) ? { ok: true, id } : notFound();
+  }
+  const write = await readPostWrite(request);
+  if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });
+  return (await updatePost(db, id, write.value)) ? { ok: true, id } : notFound();
+}

@@ -1,0 +1,51 @@
+import { useEffect } from "react";
+import { data, useNavigate } from "react-router";
+
+import { PostEditor } from "~/components/editor/post-editor";
+import { appContext } from "~/context";
+import { parsePostId } from "~/lib/ids";
+import { EDITOR_TEXT } from "~/lib/post-rules";
+import { pageMeta } from "~/lib/seo";
+import { requireOwnerPage } from "~/lib/session.server";
+import { getPost } from "~/models/posts.server";
+import { site } from "~/site.config";
+
+import type { Route } from "./+types/blog.edit";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireOwnerPage(request, context);
+  const id = parsePostId(params.id);
+  const post = id === null ? null : await getPost(context.get(appContext).db, id);
+  if (!post) return data({ post: null }, { status: 404 });
+  // Stored content was sanitized on save; content_en is never edited here.
+  return {
+    post: {
+      id: post.id,
+      title: post.title,
+      description: post.description ?? "",
+      content: post.content,
+    },
+  };
+}
+
+export function meta({ matches, params, loaderData }: Route.MetaArgs) {
+  return pageMeta({
+    siteUrl: matches[0].loaderData.siteUrl,
+    path: `/blog/${params.id}/edit`,
+    title: `${loaderData?.post ? `Edit: ${loaderData.post.title}` : "Edit post"} · ${site.name}`,
+    description: "Edit a post.",
+    noindex: true,
+  });
+}
+
+export default function EditPost({ loaderData }: Route.ComponentProps) {
+  const navigate = useNavigate();
+  const missing = loaderData.post === null;
+  useEffect(() => {
+    if (!missing) return;
+    window.alert(EDITOR_TEXT.loadFailed);
+    navigate("/blog", { replace: true });
+  }, [missing, navigate]);
+  if (!loaderData.post) return null;
+  return <PostEditor key={loaderData.post.id} post={loaderData.post} />;
+}

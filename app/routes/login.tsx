@@ -1,0 +1,101 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+
+import { appContext } from "~/context";
+import { pageMeta } from "~/lib/seo";
+import { isOwner, safeRedirect, sessionCookie } from "~/lib/session.server";
+import { signIn } from "~/models/auth.server";
+import { site } from "~/site.config";
+
+import type { Route } from "./+types/login";
+
+export const WRONG_PASSWORD = "That password is not right.";
+export const THROTTLED = "Too many failed attempts from your address. Try again in an hour.";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
+  if (await isOwner(request, context)) throw redirect(redirectTo);
+  return { redirectTo };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const password = form.get("password");
+  const redirectTo = safeRedirect(form.get("redirectTo"));
+  const { db, clientAddress } = context.get(appContext);
+  if (typeof password !== "string" || password === "") {
+    return data({ error: "Enter the password." }, { status: 400 });
+  }
+  const result = await signIn(db, password, clientAddress);
+  if (!result.ok) {
+    if (result.reason === "throttled") {
+      console.warn(JSON.stringify({ event: "sign-in-throttled", address: clientAddress }));
+      return data({ error: THROTTLED }, { status: 429, headers: { "Retry-After": "3600" } });
+    }
+    console.warn(JSON.stringify({ event: "sign-in-failed", address: clientAddress }));
+    return data({ error: WRONG_PASSWORD }, { status: 401 });
+  }
+  console.log(JSON.stringify({ event: "sign-in", address: clientAddress }));
+  return redirect(redirectTo, {
+    headers: {
+      "Set-Cookie": await sessionCookie(context).serialize(result.sessionId, {
+        expires: result.expiresAt,
+      }),
+    },
+  });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta({
+    siteUrl: matches[0].loaderData.siteUrl,
+    path: "/login",
+    title: `Sign in · ${site.name}`,
+    description: "The owner's sign-in.",
+    noindex: true,
+  });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const submitting = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-sm py-16">
+      <h1 className="text-3xl font-bold text-slate-900 dark:text-white">Sign in</h1>
+      <Form method="post" className="mt-8 space-y-4">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <div>
+          <label
+            htmlFor="password"
+            className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+          >
+            Password
+          </label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            aria-invalid={actionData?.error ? true : undefined}
+            aria-describedby={actionData?.error ? "password-error" : undefined}
+            className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+          />
+          {actionData?.error ? (
+            <p
+              id="password-error"
+              role="alert"
+              className="mt-2 text-sm text-red-700 dark:text-red-400"
+            >
+              {actionData.error}
+            </p>
+          ) : null}
+        </div>
+        <button
+          type="submit"
+          disabled={submitting}
+          className="w-full rounded-lg bg-sky-700 px-4 py-2.5 font-medium text-white hover:bg-sky-800 disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
+        >
+          Sign in
+        </button>
+      </Form>
+    </div>
+  );
+}
