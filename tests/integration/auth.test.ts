@@ -1,0 +1,107 @@
+import { eq, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import {
+  ensureOwnerPassword,
+  hashPassword,
+  isValidSession,
+  MAX_FAILURES,
+  setOwnerPassword,
+  signIn,
+  signOut,
+  verifyPassword,
+} from "../../app/models/auth.server";
+import { owner, sessions, signInFailures } from "../../database/schema";
+import { drivers, skipReason, type TestDatabase } from "./databases";
+
+describe("password hashes", () => {
+  it("are salted scrypt with the OWASP parameters, and verify only the right password", async () => {
+    const a = await hashPassword("correct horse");
+    const b = await hashPassword("correct horse");
+    expect(a).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("correct horse", a)).toBe(true);
+    expect(await verifyPassword("correct hors", a)).toBe(false);
+    expect(await verifyPassword("x", "not-a-hash")).toBe(false);
+  });
+});
+
+for (const driver of drivers) {
+  describe.skipIf(skipReason(driver) !== null)(`sign-in on ${driver.name}`, () => {
+    let database: TestDatabase;
+    beforeEach(async () => {
+      database = await driver.fresh();
+      await setOwnerPassword(database.db, "owner-password");
+    });
+    afterEach(async () => {
+      await database.dispose();
+    });
+
+    it("creates a session on the right password and stores only its hash", async () => {
+      const result = await signIn(database.db, "owner-password", "10.0.0.1");
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.sessionId).toMatch(/^[\w-]{43}$/); // 256 bits
+      const rows = await database.db.select().from(sessions);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.idHash).not.toBe(result.sessionId);
+      expect(rows[0]!.expiresAt.getTime() - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+      expect(await isValidSession(database.db, result.sessionId)).toBe(true);
+      expect(await isValidSession(database.db, "forged")).toBe(false);
+      await signOut(database.db, result.sessionId);
+      expect(await isValidSession(database.db, result.sessionId)).toBe(false);
+    });
+
+    it("gives every sign-in a new session id, and refuses expired sessions", async () => {
+      const first = await signIn(database.db, "owner-password", "10.0.0.1");
+      const second = await signIn(database.db, "owner-password", "10.0.0.1");
+      expect(first.ok && second.ok && first.sessionId !== second.sessionId).toBe(true);
+      await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) });
+      expect(second.ok && (await isValidSession(database.db, second.sessionId))).toBe(false);
+    });
+
+    it("throttles an address after 5 failures in an hour, without checking the password", async () => {
+      for (let i = 0; i < MAX_FAILURES; i++) {
+        expect(await signIn(database.db, "wrong", "10.0.0.2")).toEqual({
+          ok: false,
+          reason: "wrong-password",
+        });
+      }
+      expect(await signIn(database.db, "owner-password", "10.0.0.2")).toEqual({
+        ok: false,
+        reason: "throttled",
+      });
+      // Another address is not affected; failures older than an hour no longer count.
+      expect((await signIn(database.db, "owner-password", "10.0.0.3")).ok).toBe(true);
+      await database.db
+        .update(signInFailures)
+        .set({ failedAt: sql`now() - interval '61 minutes'` })
+        .where(eq(signInFailures.address, "10.0.0.2"));
+      expect((await signIn(database.db, "owner-password", "10.0.0.2")).ok).toBe(true);
+    });
+
+    it("a new password signs every session out", async () => {
+      const result = await signIn(database.db, "owner-password", "10.0.0.1");
+      await setOwnerPassword(database.db, "another-password");
+      expect(result.ok && (await isValidSession(database.db, result.sessionId))).toBe(false);
+      expect((await signIn(database.db, "another-password", "10.0.0.1")).ok).toBe(true);
+    });
+
+    it("at start-up applies OWNER_PASSWORD, or generates a password once", async () => {
+      await database.db.delete(owner);
+      const generated = await ensureOwnerPassword(database.db, undefined);
+      expect(generated).toMatch(/^[\w-]{24}$/);
+      expect(await ensureOwnerPassword(database.db, undefined)).toBeNull();
+      expect((await signIn(database.db, generated!, "10.0.0.1")).ok).toBe(true);
+
+      const [before] = await database.db.select().from(owner);
+      expect(await ensureOwnerPassword(database.db, "from-the-env")).toBeNull();
+      const [after] = await database.db.select().from(owner);
+      expect(after!.passwordHash).not.toBe(before!.passwordHash);
+      // The same env password again changes nothing.
+      await ensureOwnerPassword(database.db, "from-the-env");
+      const [again] = await database.db.select().from(owner);
+      expect(again!.passwordHash).toBe(after!.passwordHash);
+    });
+  });
+}
