@@ -9,7 +9,11 @@ const servers = {
   site: { port: 3210, seed: "true" },
   blog: { port: 3211, seed: "false" },
   xss: { port: 3212, seed: "false" },
+  editor: { port: 3213, seed: "false" },
 } as const;
+
+/** Every server's owner password (tests/e2e/owner.ts signs in with it). */
+export const E2E_OWNER_PASSWORD = "e2e-owner-password";
 
 const base = (port: number) => `http://127.0.0.1:${port}`;
 
@@ -43,6 +47,7 @@ export default defineConfig({
     },
     { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },
     { name: "xss", testMatch: /xss\.spec/, use: { baseURL: base(servers.xss.port) } },
+    { name: "editor", testMatch: /editor\.spec/, use: { baseURL: base(servers.editor.port) } },
   ],
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;
@@ -61,6 +66,7 @@ export default defineConfig({
         SITE_URL: base(port),
         SEED_DEMO: seed,
         ENABLE_TEST_ROUTES: "true",
+        OWNER_PASSWORD: E2E_OWNER_PASSWORD,
       },
     };
   }),

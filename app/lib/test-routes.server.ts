@@ -54,3 +54,7 @@ export async function storeRawPosts(db: Database, input: z.infer<typeof testPost
     return rows.map((r) => r.id);
   });
 }
+
+export function allPostsRaw(db: Database) {
+  return db.select().from(blogPosts).orderBy(blogPosts.id);
+}

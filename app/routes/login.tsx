@@ -44,6 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** A document POST carries the action's headers (Retry-After on 429) only through this. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta({
     siteUrl: matches[0].loaderData.siteUrl,

@@ -1,5 +1,10 @@
 import { appContext } from "~/context";
-import { requireTestRoutes, storeRawPosts, testPostsSchema } from "~/lib/test-routes.server";
+import {
+  allPostsRaw,
+  requireTestRoutes,
+  storeRawPosts,
+  testPostsSchema,
+} from "~/lib/test-routes.server";
 
 import type { Route } from "./+types/test.posts";
 
@@ -12,7 +17,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   return Response.json({ ids });
 }
 
-export function loader({ context }: Route.LoaderArgs) {
+/** GET: every stored post as it is in the table, so tests can check what a request changed. */
+export async function loader({ context }: Route.LoaderArgs) {
   requireTestRoutes(context);
-  return new Response("POST posts here", { status: 405, headers: { Allow: "POST" } });
+  return Response.json({ posts: await allPostsRaw(context.get(appContext).db) });
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -88,6 +88,119 @@ test.describe("the production server process", () => {
     }
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+  });
+
+  test("sign-in: after 5 failures from one address the 6th attempt gets 429, even with the right password", async () => {
+    const port = 3224;
+    const base = `http://127.0.0.1:${port}`;
+    const throttleDir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-throttle-"));
+    const server = startServer({
+      PORT: String(port),
+      DATA_DIR: throttleDir,
+      OWNER_PASSWORD: "right-password",
+    });
+    try {
+      await waitForHealth(base, server.child);
+      const attempt = (password: string) =>
+        fetch(`${base}/login`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ password, redirectTo: "/" }),
+          redirect: "manual",
+        });
+      for (let i = 1; i <= 5; i++) {
+        const response = await attempt(`wrong-${i}`);
+        expect(response.status, `attempt ${i}`).toBe(401);
+        expect(await response.text()).toContain("That password is not right.");
+      }
+      const sixth = await attempt("right-password");
+      expect(sixth.status).toBe(429);
+      expect(sixth.headers.get("retry-after")).toBe("3600");
+      expect(sixth.headers.get("set-cookie")).toBeNull();
+      expect(await sixth.text()).toContain(
+        "Too many failed attempts from your address. Try again in an hour.",
+      );
+      expect(server.output()).toContain('"event":"sign-in-throttled"');
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+      rmSync(throttleDir, { recursive: true, force: true });
+    }
+  });
+
+  test("without OWNER_PASSWORD a first start prints a generated password once, and it works", async () => {
+    const port = 3225;
+    const base = `http://127.0.0.1:${port}`;
+    const freshDir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-owner-"));
+    const env = { PORT: String(port), DATA_DIR: freshDir, OWNER_PASSWORD: "" };
+    try {
+      const first = startServer(env);
+      await waitForHealth(base, first.child);
+      const password = first
+        .output()
+        .match(/Owner password \(shown once, stored only as a hash\): (\S+)/)?.[1];
+      expect(password).toMatch(/^[\w-]{24}$/);
+      const signIn = await fetch(`${base}/login`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ password: password!, redirectTo: "/blog" }),
+        redirect: "manual",
+      });
+      expect(signIn.status).toBe(302);
+      expect(signIn.headers.get("location")).toBe("/blog");
+      expect(signIn.headers.get("set-cookie")).toMatch(
+        /^session=.+; Max-Age=2592000; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/,
+      );
+      first.child.kill("SIGTERM");
+      await first.exited;
+
+      const second = startServer(env);
+      await waitForHealth(base, second.child);
+      expect(second.output()).not.toContain("Owner password");
+      second.child.kill("SIGTERM");
+      await second.exited;
+    } finally {
+      rmSync(freshDir, { recursive: true, force: true });
+    }
+  });
+
+  test("npm run owner:password sets a new password, and refuses while the server holds the database", async () => {
+    const port = 3226;
+    const base = `http://127.0.0.1:${port}`;
+    const dir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-setpw-"));
+    const env = { ...process.env, NODE_ENV: "production", DATA_DIR: dir, OWNER_PASSWORD: "" };
+    const setPassword = (password: string) =>
+      spawnSync(process.execPath, ["scripts/owner-password.mjs", password], {
+        env,
+        encoding: "utf8",
+      });
+    try {
+      const running = startServer({ PORT: String(port), DATA_DIR: dir, OWNER_PASSWORD: "" });
+      await waitForHealth(base, running.child);
+      const refused = setPassword("brand-new-password");
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain("is in use by process");
+      running.child.kill("SIGTERM");
+      await running.exited;
+
+      const done = setPassword("brand-new-password");
+      expect(done.status, done.stderr).toBe(0);
+      expect(done.stdout).toContain("The owner password is set. Every session was signed out.");
+
+      const again = startServer({ PORT: String(port), DATA_DIR: dir, OWNER_PASSWORD: "" });
+      await waitForHealth(base, again.child);
+      const signIn = await fetch(`${base}/login`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ password: "brand-new-password", redirectTo: "/" }),
+        redirect: "manual",
+      });
+      expect(signIn.status).toBe(302);
+      again.child.kill("SIGTERM");
+      await again.exited;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("a wrong setting stops start-up with a message naming the variable", async () => {

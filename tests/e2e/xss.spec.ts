@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
+import { signInRequest } from "./owner";
 
 /** The DOMPurify attack corpus (../shared/testdata/xss/README.md): inputs only. */
 const vectorsFile = path.resolve(
@@ -17,6 +18,27 @@ const vectors = JSON.parse(readFileSync(vectorsFile, "utf8")) as {
 /** About half the corpus has no title: name those by their payload. */
 const label = (i: number) =>
   vectors[i]!.title ?? `vector ${i + 1}: ${vectors[i]!.payload.slice(0, 60)}`;
+
+/** The "Script Injection" section of big-list-of-naughty-strings (blns.txt). */
+function scriptInjectionStrings(): string[] {
+  const text = readFileSync(
+    path.resolve(import.meta.dirname, "../../node_modules/big-list-of-naughty-strings/blns.txt"),
+    "utf8",
+  );
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => /^#\s*Script Injection\s*$/.test(line));
+  const end = lines.findIndex((line, i) => i > start + 3 && /^#\t[A-Z]/.test(line));
+  return lines.slice(start + 1, end).filter((line) => line.trim() !== "" && !line.startsWith("#"));
+}
+
+/** Every attack string of both corpora, each as a post's content. */
+const corpus = [
+  ...vectors.map((v, i) => ({ label: label(i), payload: v.payload })),
+  ...scriptInjectionStrings().map((payload, i) => ({
+    label: `blns ${i + 1}: ${payload.slice(0, 60)}`,
+    payload,
+  })),
+];
 
 /** Before any page script: dialogs and printing become counters instead of running. */
 function countDialogs() {
@@ -67,19 +89,19 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 test.describe("positive control", () => {
   // Raw payloads load broken resources on purpose; their console noise is expected here only.
   test.use({ allowConsoleErrors: [/.*/] });
-  test(`the harness catches the raw payloads (${vectors.length} vectors)`, async ({ page }) => {
+  test(`the harness catches the raw payloads (${corpus.length} strings)`, async ({ page }) => {
     await page.addInitScript(countDialogs);
     let caught = 0;
-    for (const { payload } of vectors) {
+    for (const { payload } of corpus) {
       await page.goto("about:blank");
       await page.setContent(
         `<!doctype html><body><div data-testid="post-content">${payload}</div></body>`,
       );
       if ((await findings(page)).length > 0) caught++;
     }
-    console.log(`positive control: the harness flags ${caught} of ${vectors.length} raw payloads`);
-    // Most vectors are live when unsanitized; if the harness saw few, its checks are broken.
-    expect(caught).toBeGreaterThan(vectors.length / 3);
+    console.log(`positive control: the harness flags ${caught} of ${corpus.length} raw payloads`);
+    // Most strings are live when unsanitized; if the harness saw few, its checks are broken.
+    expect(caught).toBeGreaterThan(corpus.length / 3);
   });
 });
 
@@ -116,6 +138,36 @@ test(`no stored vector runs a script in the reader (${vectors.length} vectors)`,
       found.push("no English switch on the page");
     }
     if (found.length > 0) failures.push(`${label(index)}: ${found.join(", ")}`);
+  }
+  expect(failures).toEqual([]);
+});
+
+test(`no string saved through the editor's write path runs a script (${corpus.length} strings)`, async ({
+  page,
+  request,
+}) => {
+  await signInRequest(request);
+  await request.post("/__test/posts", { data: { reset: true, posts: [] } });
+  const saved: { id: number; label: string }[] = [];
+  let refused = 0;
+  for (const [index, { label: name, payload }] of corpus.entries()) {
+    const response = await request.post("/api/posts", {
+      data: { title: `Saved ${index + 1}`, description: payload.slice(0, 1000), content: payload },
+    });
+    if (response.status() === 201) saved.push({ id: (await response.json()).id, label: name });
+    else if (response.status() === 400)
+      refused++; // nothing left once sanitized: "Content is required."
+    else throw new Error(`${name}: the write path answered ${response.status()}`);
+  }
+  console.log(`write path: ${saved.length} saved, ${refused} refused as empty once sanitized`);
+  expect(saved.length).toBeGreaterThan(corpus.length / 2);
+
+  await page.addInitScript(countDialogs);
+  const failures: string[] = [];
+  for (const { id, label: name } of saved) {
+    await page.goto(`/blog/${id}`);
+    const found = await findings(page);
+    if (found.length > 0) failures.push(`${name}: ${found.join(", ")}`);
   }
   expect(failures).toEqual([]);
 });
