@@ -95,10 +95,11 @@ test.describe("guards", () => {
     const before = await storedPosts(owner);
     const id = before[0]!.id;
     const body = { title: "Forged", content: "<p>Forged</p>" };
-    for (const headers of [
+    const crossSite: Record<string, string>[] = [
       { origin: "https://evil.example" },
       { "sec-fetch-site": "cross-site" },
-    ]) {
+    ];
+    for (const headers of crossSite) {
       expect((await owner.post("/api/posts", { data: body, headers })).status()).toBe(403);
       expect((await owner.put(`/api/posts/${id}`, { data: body, headers })).status()).toBe(403);
       expect((await owner.delete(`/api/posts/${id}`, { headers })).status()).toBe(403);
