@@ -42,7 +42,7 @@ export default defineConfig({
   projects: [
     {
       name: "site",
-      testIgnore: [/blog\.spec/, /xss\.spec/],
+      testIgnore: [/blog\.spec/, /xss\.spec/, /editor\.spec/],
       use: { baseURL: base(servers.site.port) },
     },
     { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },

@@ -24,7 +24,7 @@ for (const scheme of ["light", "dark"] as const) {
 }
 
 test.describe("the error page", () => {
-  test.use({ allowConsoleErrors: [/status of 404/] });
+  test.use({ allowConsoleErrors: /status of 404/ });
   test("axe finds no violation on it", async ({ page }) => {
     await page.goto("/nothing-here");
     await hydrated(page);

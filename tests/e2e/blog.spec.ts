@@ -190,7 +190,7 @@ test("shows the empty text when nothing matches", async ({ page }) => {
 });
 
 test.describe("bad page numbers", () => {
-  test.use({ allowConsoleErrors: [/status of 404/] });
+  test.use({ allowConsoleErrors: /status of 404/ });
 
   test("a page that is not a positive integer redirects to page 1; one past the last is a 404", async ({
     page,
@@ -240,7 +240,7 @@ test("the English toggle switches the body to the English version", async ({ pag
 });
 
 test.describe("missing posts", () => {
-  test.use({ allowConsoleErrors: [/status of 404/] });
+  test.use({ allowConsoleErrors: /status of 404/ });
 
   test("a missing or non-numeric id answers 404 with Post not found", async ({ page }) => {
     for (const path of ["/blog/999999", "/blog/abc", "/blog/1e3", "/blog/99999999999"]) {

@@ -29,7 +29,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.describe("signing in", () => {
-  test.use({ allowConsoleErrors: [/status of 401/] });
+  test.use({ allowConsoleErrors: /status of 401/ });
 
   test("owner pages send visitors to sign in and back; sign out ends the session", async ({
     page,
@@ -124,7 +124,7 @@ test.describe("guards", () => {
 
 test.describe("the editor", () => {
   // The failed-save test logs the failure, as the original does.
-  test.use({ allowConsoleErrors: [/status of 500/, /Error al guardar el post\./] });
+  test.use({ allowConsoleErrors: /status of 500|Error al guardar el post\./ });
   test.beforeEach(async ({ page }) => {
     await signInPage(page, "/blog/new");
   });
@@ -295,7 +295,7 @@ test("create, see it first, edit, see the change, delete: gone", async ({ page, 
 });
 
 test.describe("a post that cannot be loaded", () => {
-  test.use({ allowConsoleErrors: [/status of 404/] });
+  test.use({ allowConsoleErrors: /status of 404/ });
   test("alerts Error loading post and goes to /blog", async ({ page }) => {
     await signInPage(page, "/blog");
     const alerted = nextAlert(page);

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 
-test.use({ allowConsoleErrors: [/status of (404|500)/] });
+test.use({ allowConsoleErrors: /status of (404|500)/ });
 
 test("an unknown route answers 404 with the router's error page and a link home", async ({
   page,

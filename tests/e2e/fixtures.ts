@@ -2,15 +2,16 @@ import { test as base, expect, type Page } from "@playwright/test";
 
 /**
  * Every page test fails on a console error or an uncaught exception, unless the test names
- * the messages it expects (e.g. the browser's own note about a 404 document).
+ * the messages it expects (e.g. the browser's own note about a 404 document) in one RegExp.
+ * (One RegExp, not a list: Playwright reads a two-item array as its `[value, options]` form.)
  */
-export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }>({
-  allowConsoleErrors: [[], { option: true }],
+export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleGuard: void }>({
+  allowConsoleErrors: [null, { option: true }],
   consoleGuard: [
     async ({ page, allowConsoleErrors }, use) => {
       const errors: string[] = [];
       const report = (text: string) => {
-        if (!allowConsoleErrors.some((pattern) => pattern.test(text))) errors.push(text);
+        if (!allowConsoleErrors?.test(text)) errors.push(text);
       };
       page.on("console", (message) => {
         if (message.type() === "error") report(message.text());

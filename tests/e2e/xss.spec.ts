@@ -88,7 +88,7 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 test.describe("positive control", () => {
   // Raw payloads load broken resources on purpose; their console noise is expected here only.
-  test.use({ allowConsoleErrors: [/.*/] });
+  test.use({ allowConsoleErrors: /.*/ });
   test(`the harness catches the raw payloads (${corpus.length} strings)`, async ({ page }) => {
     await page.addInitScript(countDialogs);
     let caught = 0;
