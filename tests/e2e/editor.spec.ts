@@ -245,9 +245,11 @@ test("create, see it first, edit, see the change, delete: gone", async ({ page, 
   await editorArea(page).click();
   await page.keyboard.type("Hello from the editor");
 
-  let release: () => void = () => {};
+  // Hold the save until "Saving..." has been seen (the deferred exists before the request does).
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/posts", async (route) => {
-    await new Promise<void>((r) => (release = r));
+    await released;
     await route.continue();
   });
   const created = nextAlert(page);
