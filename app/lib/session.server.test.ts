@@ -1,0 +1,54 @@
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+
+import { appContext } from "~/context";
+
+import type { Database } from "../../database/db.server";
+import { parseEnv } from "./env.server";
+import { safeRedirect, sessionCookie } from "./session.server";
+
+function contextFor(siteUrl: string) {
+  const context = new RouterContextProvider();
+  context.set(appContext, {
+    db: undefined as unknown as Database,
+    env: parseEnv({ SITE_URL: siteUrl }),
+    clientAddress: "127.0.0.1",
+  });
+  return context;
+}
+
+describe("the session cookie", () => {
+  it("over https is __Host- prefixed, Secure, HttpOnly, SameSite=Lax, Path=/, 30 days", async () => {
+    const header = await sessionCookie(contextFor("https://www.example.com")).serialize("id");
+    expect(header).toMatch(/^__Host-session=/);
+    expect(header).toContain("; Secure");
+    expect(header).toContain("; HttpOnly");
+    expect(header).toContain("; SameSite=Lax");
+    expect(header).toContain("; Path=/");
+    expect(header).toContain("; Max-Age=2592000");
+    expect(header).not.toContain("Domain=");
+  });
+  it("over plain http (local use) is neither prefixed nor Secure", async () => {
+    const header = await sessionCookie(contextFor("http://localhost:3000")).serialize("id");
+    expect(header).toMatch(/^session=/);
+    expect(header).not.toContain("Secure");
+  });
+});
+
+describe("safeRedirect", () => {
+  it("keeps paths on this site", () => {
+    expect(safeRedirect("/blog/new")).toBe("/blog/new");
+    expect(safeRedirect("/blog?page=2")).toBe("/blog?page=2");
+  });
+  it.each([
+    "https://evil.example/",
+    "//evil.example/",
+    "/\\evil.example",
+    "javascript:alert(1)",
+    "",
+    null,
+    undefined,
+  ])("sends %s home", (target) => {
+    expect(safeRedirect(target)).toBe("/");
+  });
+});
