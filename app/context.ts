@@ -9,6 +9,8 @@ export type AppContext = {
   env: Env;
   /** The client's address as the socket sees it (for throttling). */
   clientAddress: string;
+  /** Tells the delivery worker a contact message is waiting (a no-op without one). */
+  wakeDelivery?: () => void;
 };
 
 export const appContext = createContext<AppContext>();

@@ -127,3 +127,38 @@ export const signInFailures = pgTable(
   },
   (t) => [index("sign_in_failures_address_idx").on(t.address, t.failedAt)],
 );
+
+/**
+ * The contact outbox: every valid message is committed here before the visitor sees success,
+ * then e-mailed by the delivery worker (app/models/contact.server.ts).
+ */
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    clientAddress: text("client_address").notNull(),
+    /** pending → delivered, or failed after the last attempt; spam is never sent. */
+    status: text("status", { enum: ["pending", "delivered", "failed", "spam"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** A worker's claim while it sends; a claim left by a dead process expires. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("contact_messages_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index("contact_messages_address_idx").on(t.clientAddress, t.createdAt),
+    index("contact_messages_created_idx").on(t.createdAt),
+  ],
+);
+
+export type ContactMessage = typeof contactMessages.$inferSelect;

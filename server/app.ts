@@ -9,7 +9,10 @@ import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { seedDemoContent } from "../database/seed.server";
 import { ensureOwnerPassword, setOwnerPassword } from "../app/models/auth.server";
+import { mailTransportFrom } from "../app/lib/mail.server";
+import { site } from "../app/site.config";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
+import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
@@ -30,16 +33,19 @@ export function createSiteApp({
   database,
   root,
   loadBuild,
+  wakeDelivery,
 }: {
   env: Env;
   database: DatabaseHandle;
   root: string;
   /** Development: Vite's live build; otherwise the bundled one. */
   loadBuild?: () => Promise<ServerBuild>;
+  wakeDelivery?: () => void;
 }) {
   return createHttpApp({
     env,
     database,
+    wakeDelivery,
     // A virtual module: React Router's Vite plugin bundles the app here.
     loadBuild: loadBuild ?? (() => import("virtual:react-router/server-build")),
     clientDir: loadBuild ? undefined : path.join(root, "build/client"),
@@ -78,7 +84,19 @@ export async function main({ root, dev }: MainOptions) {
     );
   }
 
-  const app = createSiteApp({ env, database, root, loadBuild: dev?.loadBuild });
+  const delivery = startDeliveryWorker(
+    database.db,
+    mailTransportFrom(env),
+    env.ownerEmail ?? site.email,
+    env.mailFrom ?? site.email,
+  );
+  const app = createSiteApp({
+    env,
+    database,
+    root,
+    loadBuild: dev?.loadBuild,
+    wakeDelivery: delivery.wake,
+  });
 
   const listener = getRequestListener(app.fetch);
   const server = createServer(
@@ -99,9 +117,11 @@ export async function main({ root, dev }: MainOptions) {
     }, SHUTDOWN_GRACE_MS);
     forced.unref();
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets go now.
+    // Then the delivery worker finishes the e-mail it is sending, and the database closes.
     server.close(() => {
-      database
-        .close()
+      delivery
+        .stop()
+        .then(() => database.close())
         .catch((error: unknown) => console.error("Closing the database failed:", error))
         .finally(() => {
           if (!env.databaseUrl) releaseDataDirLock(dataDir);

@@ -21,6 +21,7 @@ export type HttpOptions = {
   loadBuild: () => Promise<ServerBuild>;
   /** Folder of the client build; omitted in development, where Vite serves assets. */
   clientDir?: string;
+  wakeDelivery?: () => void;
 };
 
 /** The HTTP application: health, static assets, then every other request to React Router. */
@@ -40,7 +41,7 @@ export function isCrossSite(request: Request, siteUrl: string): boolean {
   return origin !== new URL(request.url).origin && origin !== new URL(siteUrl).origin;
 }
 
-export function createHttpApp({ env, database, loadBuild, clientDir }: HttpOptions) {
+export function createHttpApp({ env, database, loadBuild, clientDir, wakeDelivery }: HttpOptions) {
   const app = new Hono<{ Bindings: HttpBindings }>();
   const handleRequest = createRequestHandler(loadBuild, env.nodeEnv);
 
@@ -88,6 +89,7 @@ export function createHttpApp({ env, database, loadBuild, clientDir }: HttpOptio
       db: database.db,
       env,
       clientAddress: c.env?.incoming?.socket?.remoteAddress ?? "unknown",
+      wakeDelivery,
     });
     return handleRequest(c.req.raw, context);
   });

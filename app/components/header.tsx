@@ -86,11 +86,16 @@ export function Header() {
           ))}
         </ul>
         {owner ? (
-          <Form method="post" action="/logout">
-            <button type="submit" className={navButton}>
-              Sign out
-            </button>
-          </Form>
+          <>
+            <Link to="/admin/messages" className={`${navButton} hidden sm:inline-block`}>
+              Messages
+            </Link>
+            <Form method="post" action="/logout">
+              <button type="submit" className={navButton}>
+                Sign out
+              </button>
+            </Form>
+          </>
         ) : null}
         <ThemeToggle />
         <button

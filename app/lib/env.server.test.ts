@@ -15,6 +15,7 @@ describe("parseEnv", () => {
       ownerEmail: undefined,
       smtpUrl: undefined,
       resendApiKey: undefined,
+      resendApiUrl: "https://api.resend.com/emails",
       mailFrom: undefined,
       seedDemo: true,
       enableTestRoutes: false,

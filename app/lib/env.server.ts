@@ -50,6 +50,8 @@ const rawSchema = z.object({
   OWNER_EMAIL: optional(z.email({ error: "expected an e-mail address" })),
   SMTP_URL: optional(urlWithProtocols(["smtp:", "smtps:"], "an smtp:// or smtps:// URL")),
   RESEND_API_KEY: optional(z.string()),
+  /** Where the Resend API lives (tests point it at a local endpoint). */
+  RESEND_API_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
   /** Test-only pages such as /__test/toast; never set in production. */
@@ -67,6 +69,7 @@ export type Env = {
   ownerEmail: string | undefined;
   smtpUrl: string | undefined;
   resendApiKey: string | undefined;
+  resendApiUrl: string;
   mailFrom: string | undefined;
   seedDemo: boolean;
   enableTestRoutes: boolean;
@@ -101,6 +104,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ownerEmail: raw.OWNER_EMAIL,
     smtpUrl: raw.SMTP_URL,
     resendApiKey: raw.RESEND_API_KEY,
+    resendApiUrl: raw.RESEND_API_URL ?? "https://api.resend.com/emails",
     mailFrom: raw.MAIL_FROM,
     seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
     enableTestRoutes: isTrue(raw.ENABLE_TEST_ROUTES),

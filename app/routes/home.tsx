@@ -1,9 +1,12 @@
+import { data } from "react-router";
+
 import { appContext } from "~/context";
 import { Contact, SocialLinks } from "~/components/home/contact";
 import { Profile } from "~/components/home/profile";
 import { Skills } from "~/components/home/skills";
 import { Timeline } from "~/components/home/timeline";
 import { Tools } from "~/components/home/tools";
+import { handleContact } from "~/lib/contact-submit.server";
 import { emptyOnError } from "~/lib/safe";
 import { pageMeta } from "~/lib/seo";
 import { isClientNavigation } from "~/lib/streaming";
@@ -39,6 +42,24 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { experiences: await experiences, education: await education };
 }
 
+/** The contact form without JavaScript: a plain POST, answered with the page and the toast. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const copy = request.clone();
+  const { status, body } = await handleContact(request, context);
+  const form = await copy.formData().catch(() => new FormData());
+  const value = (key: string) => {
+    const v = form.get(key);
+    return typeof v === "string" ? v : "";
+  };
+  return data(
+    {
+      outcome: body,
+      fields: { name: value("name"), email: value("email"), message: value("message") },
+    },
+    { status },
+  );
+}
+
 export function meta({ matches }: Route.MetaArgs) {
   const siteUrl = matches[0].loaderData.siteUrl;
   return pageMeta({
@@ -61,7 +82,7 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
       <Profile />
@@ -79,7 +100,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         entries={loaderData.education}
       />
       <Tools />
-      <Contact />
+      <Contact key={actionData ? JSON.stringify(actionData) : "form"} initial={actionData} />
       <SocialLinks />
     </>
   );

@@ -1,33 +1,87 @@
-import { Mail } from "lucide-react";
+import { LoaderCircle, Mail } from "lucide-react";
+import { useState, type ChangeEvent, type FormEvent } from "react";
 
+import { CONTACT_TOAST_DURATION_MS } from "~/lib/constants";
+import { CONTACT_HONEYPOT, CONTACT_TEXT, contactProblem } from "~/lib/contact-rules";
 import { NEW_TAB_SOCIALS } from "~/lib/site";
 import { site } from "~/site.config";
 
 import { NewTabLink } from "../external-link";
 import { SocialGlyph } from "../icons";
+import { Toast } from "../toast";
 import { Section } from "../section";
 
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 const label = "block text-sm font-medium text-slate-800 dark:text-slate-200";
 
-/** The contact form and the other ways to reach the owner. Submission: the contact desk issue. */
-export function Contact() {
+export type ContactOutcome = { ok: boolean; title: string; message: string };
+
+type Fields = { name: string; email: string; message: string };
+const EMPTY: Fields = { name: "", email: "", message: "" };
+
+/**
+ * The contact form (original §2, §4, §5): checks in order, then sends to /api/contact; while
+ * sending the button is disabled with a spinner and `Enviando...`; success clears the fields,
+ * failure keeps them; each ends in a toast of 1500 ms. Without JavaScript the form posts to the
+ * home page, which answers with the same toast (`initial`).
+ */
+export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fields: Fields } }) {
+  const [fields, setFields] = useState<Fields>(
+    initial && !initial.outcome.ok ? initial.fields : EMPTY,
+  );
+  const [sending, setSending] = useState(false);
+  const [toast, setToast] = useState<{ outcome: ContactOutcome; visible: boolean } | null>(
+    initial ? { outcome: initial.outcome, visible: true } : null,
+  );
+  const show = (outcome: ContactOutcome) => setToast({ outcome, visible: true });
+  const failed = (message: string = CONTACT_TEXT.failed) =>
+    show({ ok: false, title: CONTACT_TEXT.errorTitle, message });
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = contactProblem(fields);
+    if (problem) return failed(problem);
+    setSending(true);
+    try {
+      const body = new URLSearchParams(fields);
+      const honeypot = new FormData(event.currentTarget).get(CONTACT_HONEYPOT);
+      if (typeof honeypot === "string" && honeypot) body.set(CONTACT_HONEYPOT, honeypot);
+      const response = await fetch("/api/contact", { method: "POST", body });
+      const result = (await response.json().catch(() => null)) as ContactOutcome | null;
+      if (!response.ok || !result?.ok)
+        throw new Error(result?.message ?? `HTTP ${response.status}`);
+      setFields(EMPTY);
+      show(result);
+    } catch (error) {
+      console.error("Error sending the contact message:", error);
+      failed();
+    } finally {
+      setSending(false);
+    }
+  }
+
   const directLinks = site.socials.filter((s) => !NEW_TAB_SOCIALS.includes(s.kind));
+  const bind = (key: keyof Fields) => ({
+    name: key,
+    value: fields[key],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setFields((f) => ({ ...f, [key]: e.target.value })),
+  });
   return (
     <Section id="contact" title="Contact">
       <div className="grid gap-8 md:grid-cols-2">
-        <form method="post" className="space-y-4" noValidate>
+        <form method="post" action="/?index" onSubmit={submit} className="space-y-4" noValidate>
           <div>
             <label htmlFor="contact-name" className={label}>
               Your Name
             </label>
             <input
               id="contact-name"
-              name="name"
               type="text"
               autoComplete="name"
               className={field}
+              {...bind("name")}
             />
           </div>
           <div>
@@ -36,23 +90,46 @@ export function Contact() {
             </label>
             <input
               id="contact-email"
-              name="email"
               type="email"
               autoComplete="email"
               className={field}
+              {...bind("email")}
             />
           </div>
           <div>
             <label htmlFor="contact-message" className={label}>
               Your Message
             </label>
-            <textarea id="contact-message" name="message" rows={5} className={field} />
+            <textarea id="contact-message" rows={5} className={field} {...bind("message")} />
+          </div>
+          {/* The honeypot: hidden from people and assistive technology; bots fill it in. */}
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label htmlFor="contact-website">Website</label>
+            <input
+              id="contact-website"
+              name={CONTACT_HONEYPOT}
+              type="text"
+              tabIndex={-1}
+              autoComplete="off"
+            />
           </div>
           <button
             type="submit"
+            disabled={sending}
             className="inline-flex items-center gap-2 rounded-lg bg-sky-700 px-5 py-2.5 font-medium text-white hover:bg-sky-800 disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
           >
-            Send Message
+            {sending ? (
+              <>
+                <LoaderCircle
+                  aria-hidden="true"
+                  data-testid="spinner"
+                  className="size-4 animate-spin"
+                />
+                {CONTACT_TEXT.sending}
+              </>
+            ) : (
+              CONTACT_TEXT.send
+            )}
           </button>
         </form>
         <div>
@@ -81,6 +158,15 @@ export function Contact() {
           </ul>
         </div>
       </div>
+      {toast ? (
+        <Toast
+          type={toast.outcome.ok ? "success" : "error"}
+          message={toast.outcome.message}
+          isVisible={toast.visible}
+          duration={CONTACT_TOAST_DURATION_MS}
+          onClose={() => setToast((t) => (t ? { ...t, visible: false } : t))}
+        />
+      ) : null}
     </Section>
   );
 }

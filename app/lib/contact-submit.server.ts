@@ -1,0 +1,72 @@
+import type { RouterContextProvider } from "react-router";
+
+import { appContext } from "~/context";
+import { submitContact } from "~/models/contact.server";
+
+import {
+  CONTACT_HONEYPOT,
+  CONTACT_TEXT,
+  contactBoundsProblem,
+  contactProblem,
+} from "./contact-rules";
+
+export type ContactResult = { ok: boolean; title: string; message: string };
+
+/** Names of the form's fields (the honeypot is hidden from people). */
+const CONTACT_FIELDS = {
+  name: "name",
+  email: "email",
+  message: "message",
+  honeypot: CONTACT_HONEYPOT,
+} as const;
+
+const text = (form: FormData, key: string) => {
+  const value = form.get(key);
+  return typeof value === "string" ? value : "";
+};
+
+/**
+ * The server side of the contact form, for the JSON endpoint and the no-JavaScript form alike:
+ * the same checks as the browser, the bounds, the rate limit, the honeypot, and the message
+ * committed to the outbox before success is answered.
+ */
+export async function handleContact(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<{ status: number; body: ContactResult }> {
+  const failure = (status: number, message: string) => ({
+    status,
+    body: { ok: false, title: CONTACT_TEXT.errorTitle, message },
+  });
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return failure(400, "The form could not be read.");
+  }
+  const input = {
+    name: text(form, CONTACT_FIELDS.name),
+    email: text(form, CONTACT_FIELDS.email),
+    message: text(form, CONTACT_FIELDS.message),
+  };
+  const problem = contactProblem(input) ?? contactBoundsProblem(input);
+  if (problem) return failure(400, problem);
+
+  const { db, clientAddress, wakeDelivery } = context.get(appContext);
+  const spam = text(form, CONTACT_FIELDS.honeypot).trim() !== "";
+  try {
+    const outcome = await submitContact(db, { ...input, clientAddress, spam });
+    if (outcome === "limited") {
+      console.warn(JSON.stringify({ event: "contact-rate-limited", address: clientAddress }));
+      return failure(429, CONTACT_TEXT.failed);
+    }
+  } catch (error) {
+    console.error("Error storing a contact message:", error);
+    return failure(500, CONTACT_TEXT.failed);
+  }
+  if (!spam) wakeDelivery?.();
+  return {
+    status: 200,
+    body: { ok: true, title: CONTACT_TEXT.successTitle, message: CONTACT_TEXT.sent },
+  };
+}

@@ -1,0 +1,95 @@
+import nodemailer from "nodemailer";
+
+import type { Env } from "./env.server";
+
+export type Mail = {
+  to: string;
+  from: string;
+  replyTo: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** Lets a transport drop a repeat of the same message (Resend's Idempotency-Key). */
+  idempotencyKey: string;
+};
+
+export type MailTransport = { name: "smtp" | "resend"; send(mail: Mail): Promise<void> };
+
+/** SMTP when SMTP_URL is set (nodemailer), else the Resend API when RESEND_API_KEY is, else none. */
+export function mailTransportFrom(env: Env): MailTransport | null {
+  if (env.smtpUrl) {
+    // Timeouts go in the URL's query if needed (nodemailer reads them there).
+    const transporter = nodemailer.createTransport(env.smtpUrl);
+    return {
+      name: "smtp",
+      send: async (mail) => {
+        await transporter.sendMail({
+          to: mail.to,
+          from: mail.from,
+          replyTo: mail.replyTo,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+        });
+      },
+    };
+  }
+  if (env.resendApiKey) {
+    const key = env.resendApiKey;
+    const endpoint = env.resendApiUrl;
+    return {
+      name: "resend",
+      send: async (mail) => {
+        const response = await fetch(endpoint, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${key}`,
+            "Content-Type": "application/json",
+            "Idempotency-Key": mail.idempotencyKey,
+          },
+          body: JSON.stringify({
+            from: mail.from,
+            to: [mail.to],
+            reply_to: mail.replyTo,
+            subject: mail.subject,
+            html: mail.html,
+            text: mail.text,
+          }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        if (!response.ok) {
+          throw new Error(
+            `Resend answered ${response.status}: ${(await response.text()).slice(0, 300)}`,
+          );
+        }
+      },
+    };
+  }
+  return null;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/** The owner's copy of a contact message: escaped HTML with line breaks kept, and plain text. */
+export function contactMail(
+  message: { id: number; name: string; email: string; message: string },
+  addresses: { to: string; from: string },
+): Mail {
+  const body = escapeHtml(message.message).replace(/\r?\n/g, "<br>");
+  return {
+    to: addresses.to,
+    from: addresses.from,
+    replyTo: message.email,
+    subject: `New message from ${message.name}`,
+    html: `<p><strong>From:</strong> ${escapeHtml(message.name)} &lt;${escapeHtml(message.email)}&gt;</p><p>${body}</p>`,
+    text: `From: ${message.name} <${message.email}>\n\n${message.message}\n`,
+    idempotencyKey: `contact-message-${message.id}`,
+  };
+}

@@ -1,0 +1,123 @@
+import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+
+import type { Database } from "../../database/db.server";
+import { contactMessages, type ContactMessage } from "../../database/schema";
+
+/** 5 messages per address per 10 minutes (issue: kept in the database for every instance). */
+export const RATE_LIMIT = { messages: 5, windowMs: 10 * 60 * 1000 } as const;
+/** Retries: about 1 minute, doubling, at most 6 hours apart; failed after 10 attempts. */
+export const RETRY = { firstDelayMs: 60_000, maxDelayMs: 6 * 3600_000, maxAttempts: 10 } as const;
+/** How long a worker's claim lasts; one left by a dead process lets another worker send. */
+export const CLAIM_MS = 2 * 60_000;
+
+export const retryDelayMs = (attempts: number) =>
+  Math.min(RETRY.maxDelayMs, RETRY.firstDelayMs * 2 ** Math.max(0, attempts - 1));
+
+export type Submission = {
+  name: string;
+  email: string;
+  message: string;
+  clientAddress: string;
+  spam: boolean;
+};
+
+/**
+ * Stores a message (committed before the visitor hears of success). `limited` when the address
+ * has already sent its share in the window, in which case nothing is stored.
+ */
+export async function submitContact(
+  db: Database,
+  input: Submission,
+): Promise<"stored" | "limited"> {
+  return db.transaction(async (tx) => {
+    const since = new Date(Date.now() - RATE_LIMIT.windowMs);
+    const [recent] = await tx
+      .select({ n: count() })
+      .from(contactMessages)
+      .where(
+        and(
+          eq(contactMessages.clientAddress, input.clientAddress),
+          gt(contactMessages.createdAt, since),
+        ),
+      );
+    if ((recent?.n ?? 0) >= RATE_LIMIT.messages) return "limited";
+    await tx.insert(contactMessages).values({
+      name: input.name.trim(),
+      email: input.email.trim(),
+      message: input.message.trim(),
+      clientAddress: input.clientAddress,
+      status: input.spam ? "spam" : "pending",
+    });
+    return "stored";
+  });
+}
+
+/**
+ * Claims up to `limit` due messages for this worker: `FOR UPDATE SKIP LOCKED` inside one short
+ * statement, so several instances never claim the same message, and no lock is held while
+ * sending (PGlite runs one query at a time).
+ */
+export async function claimDueMessages(db: Database, limit = 10): Promise<ContactMessage[]> {
+  const now = new Date();
+  const due = db
+    .select({ id: contactMessages.id })
+    .from(contactMessages)
+    .where(
+      and(
+        eq(contactMessages.status, "pending"),
+        lte(contactMessages.nextAttemptAt, now),
+        or(isNull(contactMessages.lockedUntil), lte(contactMessages.lockedUntil, now)),
+      ),
+    )
+    .orderBy(contactMessages.id)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db
+    .update(contactMessages)
+    .set({
+      lockedUntil: new Date(now.getTime() + CLAIM_MS),
+      attempts: sql`${contactMessages.attempts} + 1`,
+    })
+    .where(inArray(contactMessages.id, due))
+    .returning();
+}
+
+export async function markDelivered(db: Database, id: number) {
+  await db
+    .update(contactMessages)
+    .set({ status: "delivered", deliveredAt: new Date(), lockedUntil: null, lastError: null })
+    .where(eq(contactMessages.id, id));
+}
+
+/** Records a failed attempt: retried later with backoff, or failed for good after the last. */
+export async function markAttemptFailed(db: Database, message: ContactMessage, error: string) {
+  const giveUp = message.attempts >= RETRY.maxAttempts;
+  await db
+    .update(contactMessages)
+    .set({
+      status: giveUp ? "failed" : "pending",
+      lastError: error.slice(0, 1000),
+      lockedUntil: null,
+      nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)),
+    })
+    .where(eq(contactMessages.id, message.id));
+}
+
+/** The owner's inbox, newest first. */
+export function listMessages(db: Database, limit = 200): Promise<ContactMessage[]> {
+  return db
+    .select()
+    .from(contactMessages)
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(limit);
+}
+
+/** Puts a failed message back in the queue, due now, with a fresh set of attempts. */
+export async function retryMessage(db: Database, id: number): Promise<boolean> {
+  const rows = await db
+    .update(contactMessages)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null })
+    .where(and(eq(contactMessages.id, id), eq(contactMessages.status, "failed")))
+    .returning({ id: contactMessages.id });
+  return rows.length > 0;
+}

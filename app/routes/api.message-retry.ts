@@ -1,0 +1,22 @@
+import { data } from "react-router";
+
+import { appContext } from "~/context";
+import { parsePostId } from "~/lib/ids";
+import { requireOwnerWrite } from "~/lib/session.server";
+import { retryMessage } from "~/models/contact.server";
+
+import type { Route } from "./+types/api.message-retry";
+
+/** POST /api/messages/{id}/retry: queue a failed message again (owner only). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "POST")
+    return data({ ok: false }, { status: 405, headers: { Allow: "POST" } });
+  await requireOwnerWrite(request, context);
+  const id = parsePostId(params.id);
+  const { db, wakeDelivery } = context.get(appContext);
+  if (id === null || !(await retryMessage(db, id))) {
+    return data({ ok: false, error: "No failed message with that id." }, { status: 404 });
+  }
+  wakeDelivery?.();
+  return { ok: true, id };
+}

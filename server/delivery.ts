@@ -1,0 +1,87 @@
+import { contactMail, type MailTransport } from "../app/lib/mail.server";
+import { claimDueMessages, markAttemptFailed, markDelivered } from "../app/models/contact.server";
+import type { Database } from "../database/db.server";
+
+/** How often the worker looks for due messages when nothing wakes it. */
+export const POLL_MS = 5_000;
+
+export type DeliveryWorker = {
+  /** Look now (a message was just stored). */
+  wake(): void;
+  /** Stop looking; resolves once the send in flight, if any, is finished. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The contact outbox's delivery worker, one per server process. Any number of processes may run
+ * it against one PostgreSQL database: claims skip what another worker holds.
+ */
+export function startDeliveryWorker(
+  db: Database,
+  transport: MailTransport | null,
+  ownerEmail: string,
+  from: string,
+): DeliveryWorker {
+  if (!transport) {
+    console.log(
+      "Contact delivery is off: no SMTP_URL or RESEND_API_KEY. Messages are stored and shown at /admin/messages.",
+    );
+    return { wake() {}, stop: async () => {} };
+  }
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const runOnce = async () => {
+    for (;;) {
+      const batch = await claimDueMessages(db);
+      if (batch.length === 0) return;
+      for (const message of batch) {
+        try {
+          await transport.send(contactMail(message, { to: ownerEmail, from }));
+          await markDelivered(db, message.id);
+        } catch (error) {
+          const text = error instanceof Error ? error.message : String(error);
+          console.error(
+            JSON.stringify({
+              event: "contact-delivery-failed",
+              id: message.id,
+              attempt: message.attempts,
+              error: text,
+            }),
+          );
+          await markAttemptFailed(db, message, text);
+        }
+        if (stopped) return;
+      }
+    }
+  };
+
+  const tick = () => {
+    if (stopped || running) return;
+    running = runOnce()
+      .catch((error: unknown) => console.error("Contact delivery worker:", error))
+      .finally(() => {
+        running = null;
+        schedule();
+      });
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(tick, POLL_MS);
+  };
+
+  console.log(`Contact delivery: ${transport.name}, to ${ownerEmail}.`);
+  tick();
+  return {
+    wake: () => {
+      clearTimeout(timer);
+      tick();
+    },
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
