@@ -10,6 +10,7 @@ const servers = {
   blog: { port: 3211, seed: "false" },
   xss: { port: 3212, seed: "false" },
   editor: { port: 3213, seed: "false" },
+  contact: { port: 3214, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -42,12 +43,13 @@ export default defineConfig({
   projects: [
     {
       name: "site",
-      testIgnore: [/blog\.spec/, /xss\.spec/, /editor\.spec/],
+      testIgnore: [/blog\.spec/, /xss\.spec/, /editor\.spec/, /contact\.spec/],
       use: { baseURL: base(servers.site.port) },
     },
     { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },
     { name: "xss", testMatch: /xss\.spec/, use: { baseURL: base(servers.xss.port) } },
     { name: "editor", testMatch: /editor\.spec/, use: { baseURL: base(servers.editor.port) } },
+    { name: "contact", testMatch: /contact\.spec/, use: { baseURL: base(servers.contact.port) } },
   ],
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;

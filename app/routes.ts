@@ -21,5 +21,6 @@ export default [
   route("__test/error", "routes/test.error.tsx"),
   route("__test/slow", "routes/test.slow.ts"),
   route("__test/posts", "routes/test.posts.ts"),
+  route("__test/contact", "routes/test.contact.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,10 +1,11 @@
 import { data, type RouterContextProvider } from "react-router";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 
 import { appContext } from "~/context";
 
 import type { Database } from "../../database/db.server";
-import { blogPosts } from "../../database/schema";
+import { blogPosts, contactMessages } from "../../database/schema";
 
 /** Test-only routes exist in every build but answer 404 unless ENABLE_TEST_ROUTES is set. */
 export function requireTestRoutes(context: Readonly<RouterContextProvider>) {
@@ -57,4 +58,19 @@ export async function storeRawPosts(db: Database, input: z.infer<typeof testPost
 
 export function allPostsRaw(db: Database) {
   return db.select().from(blogPosts).orderBy(blogPosts.id);
+}
+
+export async function resetContactMessages(db: Database) {
+  await db.delete(contactMessages);
+}
+
+export function allContactMessages(db: Database) {
+  return db.select().from(contactMessages).orderBy(contactMessages.id);
+}
+
+export async function markMessageFailedForTests(db: Database, id: number) {
+  await db
+    .update(contactMessages)
+    .set({ status: "failed", attempts: 10, lastError: "gave up (set by a test)" })
+    .where(eq(contactMessages.id, id));
 }
