@@ -52,10 +52,14 @@ export async function handleContact(
   const problem = contactProblem(input) ?? contactBoundsProblem(input);
   if (problem) return failure(400, problem);
 
-  const { db, clientAddress, wakeDelivery } = context.get(appContext);
+  const { db, env, clientAddress, wakeDelivery } = context.get(appContext);
   const spam = text(form, CONTACT_FIELDS.honeypot).trim() !== "";
   try {
-    const outcome = await submitContact(db, { ...input, clientAddress, spam });
+    const outcome = await submitContact(
+      db,
+      { ...input, clientAddress, spam },
+      env.contactRateLimit,
+    );
     if (outcome === "limited") {
       console.warn(JSON.stringify({ event: "contact-rate-limited", address: clientAddress }));
       return failure(429, CONTACT_TEXT.failed);

@@ -18,6 +18,7 @@ describe("parseEnv", () => {
       resendApiUrl: "https://api.resend.com/emails",
       mailFrom: undefined,
       seedDemo: true,
+      contactRateLimit: 5,
       enableTestRoutes: false,
     });
   });

@@ -54,6 +54,15 @@ const rawSchema = z.object({
   RESEND_API_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
+  /** Contact messages per client address per 10 minutes; 0 turns the limit off (load tests). */
+  CONTACT_RATE_LIMIT: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a whole number" })
+      .int({ error: "expected a whole number" })
+      .min(0, { error: "expected 0 or more" })
+      .default(5),
+  ),
   /** Test-only pages such as /__test/toast; never set in production. */
   ENABLE_TEST_ROUTES: optional(booleanFlag),
 });
@@ -72,6 +81,7 @@ export type Env = {
   resendApiUrl: string;
   mailFrom: string | undefined;
   seedDemo: boolean;
+  contactRateLimit: number;
   enableTestRoutes: boolean;
 };
 
@@ -107,6 +117,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     resendApiUrl: raw.RESEND_API_URL ?? "https://api.resend.com/emails",
     mailFrom: raw.MAIL_FROM,
     seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
+    contactRateLimit: raw.CONTACT_RATE_LIMIT,
     enableTestRoutes: isTrue(raw.ENABLE_TEST_ROUTES),
   };
 }

@@ -196,6 +196,37 @@ for (const driver of drivers) {
       }
     });
 
+    it("stopping the worker waits for the e-mail it is sending", async () => {
+      vi.spyOn(console, "log").mockImplementation(() => {});
+      let finishSend!: () => void;
+      const sending = new Promise<void>((resolve) => (finishSend = resolve));
+      let started!: () => void;
+      const startedSending = new Promise<void>((resolve) => (started = resolve));
+      const slow = {
+        name: "smtp" as const,
+        send: async () => {
+          started();
+          await sending;
+        },
+      };
+      const worker = startDeliveryWorker(
+        database.db,
+        slow,
+        "owner@example.com",
+        "site@example.com",
+      );
+      await submitContact(database.db, message());
+      worker.wake();
+      await startedSending;
+      let stopped = false;
+      const stopping = worker.stop().then(() => (stopped = true));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(stopped).toBe(false);
+      finishSend();
+      await stopping;
+      expect((await listMessages(database.db))[0]!.status).toBe("delivered");
+    });
+
     it("delivers through the Resend API with the key, an idempotency key and the JSON", async () => {
       vi.spyOn(console, "log").mockImplementation(() => {});
       const requests: { headers: Record<string, string | string[] | undefined>; body: string }[] =
