@@ -12,6 +12,8 @@ import {
 
 export type ContactResult = { ok: boolean; title: string; message: string };
 
+export type ContactFields = { name: string; email: string; message: string };
+
 /** Names of the form's fields (the honeypot is hidden from people). */
 const CONTACT_FIELDS = {
   name: "name",
@@ -33,27 +35,31 @@ const text = (form: FormData, key: string) => {
 export async function handleContact(
   request: Request,
   context: Readonly<RouterContextProvider>,
-): Promise<{ status: number; body: ContactResult }> {
-  const failure = (status: number, message: string) => ({
-    status,
-    body: { ok: false, title: CONTACT_TEXT.errorTitle, message },
-  });
-  let form: FormData;
+): Promise<{ status: number; body: ContactResult; fields: ContactFields }> {
+  let form: FormData | null = null;
   try {
     form = await request.formData();
   } catch {
-    return failure(400, "The form could not be read.");
+    // answered below, once there are (empty) fields to hand back
   }
-  const input = {
-    name: text(form, CONTACT_FIELDS.name),
-    email: text(form, CONTACT_FIELDS.email),
-    message: text(form, CONTACT_FIELDS.message),
+  const read = form ?? new FormData();
+  const input: ContactFields = {
+    name: text(read, CONTACT_FIELDS.name),
+    email: text(read, CONTACT_FIELDS.email),
+    message: text(read, CONTACT_FIELDS.message),
   };
+  // The fields go back with every answer, so a page can keep them after a failure.
+  const failure = (status: number, message: string) => ({
+    status,
+    body: { ok: false, title: CONTACT_TEXT.errorTitle, message },
+    fields: input,
+  });
+  if (!form) return failure(400, "The form could not be read.");
   const problem = contactProblem(input) ?? contactBoundsProblem(input);
   if (problem) return failure(400, problem);
 
   const { db, env, clientAddress, wakeDelivery } = context.get(appContext);
-  const spam = text(form, CONTACT_FIELDS.honeypot).trim() !== "";
+  const spam = text(read, CONTACT_FIELDS.honeypot).trim() !== "";
   try {
     const outcome = await submitContact(
       db,
@@ -71,6 +77,7 @@ export async function handleContact(
   if (!spam) wakeDelivery?.();
   return {
     status: 200,
+    fields: input,
     body: { ok: true, title: CONTACT_TEXT.successTitle, message: CONTACT_TEXT.sent },
   };
 }

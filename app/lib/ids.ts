@@ -1,5 +1,5 @@
-/** Post ids are PostgreSQL serials: 1 to 2^31 - 1, written plainly. Anything else is no post. */
-export function parsePostId(raw: string | undefined): number | null {
+/** Ids (posts, messages) are PostgreSQL serials: 1 to 2^31 - 1, written plainly. Anything else is no id. */
+export function parseSerialId(raw: string | undefined): number | null {
   if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
   const id = Number(raw);
   return id <= 2_147_483_647 ? id : null;

@@ -15,6 +15,9 @@ export type Mail = {
 
 export type MailTransport = { name: "smtp" | "resend"; send(mail: Mail): Promise<void> };
 
+/** Whether a transport is configured (no transport is built to find out). */
+export const mailDeliveryConfigured = (env: Env) => Boolean(env.smtpUrl || env.resendApiKey);
+
 /** SMTP when SMTP_URL is set (nodemailer), else the Resend API when RESEND_API_KEY is, else none. */
 export function mailTransportFrom(env: Env): MailTransport | null {
   if (env.smtpUrl) {

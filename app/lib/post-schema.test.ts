@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { postSchema, textOfHtml } from "./post-schema";
+import { textOfHtml } from "./post-rules";
+import { postSchema } from "./post-schema";
 
 describe("postSchema", () => {
   it("accepts a post and trims title and description", () => {

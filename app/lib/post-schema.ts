@@ -2,8 +2,6 @@ import { z } from "zod";
 
 import { POST_LIMITS, textOfHtml } from "./post-rules";
 
-export { EDITOR_TEXT, POST_LIMITS, textOfHtml } from "./post-rules";
-
 /** The server's check of a post (the editor checks the same rules before sending). */
 export const postSchema = z.object({
   title: z

@@ -1,4 +1,5 @@
-import { POST_LIMITS, postSchema, textOfHtml, type PostInput } from "./post-schema";
+import { POST_LIMITS, textOfHtml } from "./post-rules";
+import { postSchema, type PostInput } from "./post-schema";
 import { sanitizePostHtml } from "./sanitize.server";
 
 /** Request bodies above this are refused unread (JSON escaping can double the content). */

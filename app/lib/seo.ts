@@ -16,7 +16,9 @@ export type PageMeta = {
   noindex?: boolean;
 };
 
-export const absoluteUrl = (siteUrl: string, path: string) => `${siteUrl}${path}`;
+/** A site path made absolute with SITE_URL; a URL that is already absolute (a CDN) stays. */
+export const absoluteUrl = (siteUrl: string, path: string) =>
+  /^https?:\/\//.test(path) ? path : `${siteUrl}${path}`;
 
 /** Title, description and canonical URL for every page; share tags and JSON-LD where asked. */
 export function pageMeta(meta: PageMeta): MetaDescriptor[] {
@@ -28,14 +30,13 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
   ];
   if (meta.noindex) tags.push({ name: "robots", content: "noindex" });
   if (meta.share) {
-    const image = absoluteUrl(meta.siteUrl, "/images/profile.svg");
     tags.push(
       { property: "og:type", content: meta.share.type },
       { property: "og:site_name", content: site.name },
       { property: "og:title", content: meta.title },
       { property: "og:description", content: meta.description },
       { property: "og:url", content: url },
-      { property: "og:image", content: site.photoUrl.startsWith("http") ? site.photoUrl : image },
+      { property: "og:image", content: absoluteUrl(meta.siteUrl, site.photoUrl) },
       { property: "og:locale", content: "en_US" },
       { name: "twitter:card", content: "summary" },
       { name: "twitter:title", content: meta.title },

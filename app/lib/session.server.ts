@@ -20,7 +20,7 @@ export function sessionCookie(context: Context) {
   });
 }
 
-async function sessionIdOf(request: Request, context: Context): Promise<string | null> {
+export async function sessionIdOf(request: Request, context: Context): Promise<string | null> {
   const header = request.headers.get("cookie");
   if (!header) return null;
   const value: unknown = await sessionCookie(context).parse(header);
@@ -59,5 +59,3 @@ export async function requireOwnerWrite(request: Request, context: Context) {
   if (await isOwner(request, context)) return;
   throw data({ ok: false as const, error: "Sign in to do this." }, { status: 401 });
 }
-
-export { sessionIdOf };

@@ -1,7 +1,7 @@
 import { useFetcher } from "react-router";
 
 import { appContext } from "~/context";
-import { mailTransportFrom } from "~/lib/mail.server";
+import { mailDeliveryConfigured } from "~/lib/mail.server";
 import { pageMeta } from "~/lib/seo";
 import { requireOwnerPage } from "~/lib/session.server";
 import { listMessages } from "~/models/contact.server";
@@ -14,7 +14,7 @@ export type DeliveryState = "pending" | "delivered" | "failed" | "spam" | "off";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);
   const { db, env } = context.get(appContext);
-  const deliveryOn = mailTransportFrom(env) !== null;
+  const deliveryOn = mailDeliveryConfigured(env);
   const messages = await listMessages(db);
   return {
     messages: messages.map((m) => ({

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { parsePostId } from "~/lib/ids";
+import { parseSerialId } from "~/lib/ids";
 import { requireOwnerWrite } from "~/lib/session.server";
 import { retryMessage } from "~/models/contact.server";
 
@@ -12,7 +12,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST")
     return data({ ok: false }, { status: 405, headers: { Allow: "POST" } });
   await requireOwnerWrite(request, context);
-  const id = parsePostId(params.id);
+  const id = parseSerialId(params.id);
   const { db, wakeDelivery } = context.get(appContext);
   if (id === null || !(await retryMessage(db, id))) {
     return data({ ok: false, error: "No failed message with that id." }, { status: 404 });

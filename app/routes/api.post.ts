@@ -1,7 +1,7 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { parsePostId } from "~/lib/ids";
+import { parseSerialId } from "~/lib/ids";
 import { readPostWrite } from "~/lib/post-write.server";
 import { requireOwnerWrite } from "~/lib/session.server";
 import { deletePost, updatePost } from "~/models/posts.server";
@@ -19,7 +19,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
   }
   await requireOwnerWrite(request, context);
-  const id = parsePostId(params.id);
+  const id = parseSerialId(params.id);
   if (id === null) return notFound();
   const { db } = context.get(appContext);
   if (request.method === "DELETE") {

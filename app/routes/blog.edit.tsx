@@ -3,7 +3,7 @@ import { data, useNavigate } from "react-router";
 
 import { PostEditor } from "~/components/editor/post-editor";
 import { appContext } from "~/context";
-import { parsePostId } from "~/lib/ids";
+import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/lib/post-rules";
 import { pageMeta } from "~/lib/seo";
 import { requireOwnerPage } from "~/lib/session.server";
@@ -14,7 +14,7 @@ import type { Route } from "./+types/blog.edit";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);
-  const id = parsePostId(params.id);
+  const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });
   // Stored content was sanitized on save; content_en is never edited here.

@@ -5,7 +5,7 @@ import { data, Link } from "react-router";
 import { useIsOwner } from "~/components/header";
 import { appContext } from "~/context";
 import { formatLongDate } from "~/lib/format";
-import { parsePostId } from "~/lib/ids";
+import { parseSerialId } from "~/lib/ids";
 import { sanitizePostHtml } from "~/lib/sanitize.server";
 import { excerpt, pageMeta } from "~/lib/seo";
 import { getPost } from "~/models/posts.server";
@@ -14,7 +14,7 @@ import { site } from "~/site.config";
 import type { Route } from "./+types/blog.post";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const id = parsePostId(params.id);
+  const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });
   // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table.

@@ -8,7 +8,7 @@ import { Timeline } from "~/components/home/timeline";
 import { Tools } from "~/components/home/tools";
 import { handleContact } from "~/lib/contact-submit.server";
 import { emptyOnError } from "~/lib/safe";
-import { pageMeta } from "~/lib/seo";
+import { absoluteUrl, pageMeta } from "~/lib/seo";
 import { isClientNavigation } from "~/lib/streaming";
 import { listExperiences, listStudies } from "~/models/profile.server";
 import { site } from "~/site.config";
@@ -44,20 +44,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** The contact form without JavaScript: a plain POST, answered with the page and the toast. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const copy = request.clone();
-  const { status, body } = await handleContact(request, context);
-  const form = await copy.formData().catch(() => new FormData());
-  const value = (key: string) => {
-    const v = form.get(key);
-    return typeof v === "string" ? v : "";
-  };
-  return data(
-    {
-      outcome: body,
-      fields: { name: value("name"), email: value("email"), message: value("message") },
-    },
-    { status },
-  );
+  const { status, body, fields } = await handleContact(request, context);
+  return data({ outcome: body, fields }, { status });
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -75,7 +63,7 @@ export function meta({ matches }: Route.MetaArgs) {
       jobTitle: site.title,
       url: `${siteUrl}/`,
       email: `mailto:${site.email}`,
-      image: site.photoUrl.startsWith("http") ? site.photoUrl : `${siteUrl}${site.photoUrl}`,
+      image: absoluteUrl(siteUrl, site.photoUrl),
       address: { "@type": "PostalAddress", addressLocality: site.location },
       sameAs: site.socials.map((s) => s.url),
     },

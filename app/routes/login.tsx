@@ -8,8 +8,8 @@ import { site } from "~/site.config";
 
 import type { Route } from "./+types/login";
 
-export const WRONG_PASSWORD = "That password is not right.";
-export const THROTTLED = "Too many failed attempts from your address. Try again in an hour.";
+const WRONG_PASSWORD = "That password is not right.";
+const THROTTLED = "Too many failed attempts from your address. Try again in an hour.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));

@@ -1,20 +1,11 @@
-import { RouterContextProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { appContext } from "../../app/context";
-import { parseEnv } from "../../app/lib/env.server";
 import type { Route as BlogRoute } from "../../app/routes/+types/blog";
 import type { Route as PostRoute } from "../../app/routes/+types/blog.post";
 import { loader as blogLoader } from "../../app/routes/blog";
 import { loader as postLoader } from "../../app/routes/blog.post";
 import { blogPosts } from "../../database/schema";
-import { freshPglite, type TestDatabase } from "./databases";
-
-function context(database: TestDatabase) {
-  const provider = new RouterContextProvider();
-  provider.set(appContext, { db: database.db, env: parseEnv({}), clientAddress: "127.0.0.1" });
-  return provider;
-}
+import { freshPglite, routeContext, type TestDatabase } from "./databases";
 
 /** React Router's `data()` results carry the status in `init`. */
 function statusOf(result: unknown): number {
@@ -35,7 +26,7 @@ describe("the blog loaders", () => {
   const list = (query: string) =>
     blogLoader({
       request: new Request(`http://localhost/blog${query}`),
-      context: context(database),
+      context: routeContext(database),
       params: {},
     } as unknown as BlogRoute.LoaderArgs);
 
@@ -70,7 +61,7 @@ describe("the blog loaders", () => {
       .returning();
     const result = (await postLoader({
       request: new Request(`http://localhost/blog/${row!.id}`),
-      context: context(database),
+      context: routeContext(database),
       params: { id: String(row!.id) },
     } as unknown as PostRoute.LoaderArgs)) as {
       post: { content: string; contentEn: string | null };

@@ -3,7 +3,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { SQLWrapper } from "drizzle-orm";
 import pg from "pg";
+import { RouterContextProvider } from "react-router";
 
+import { appContext } from "../../app/context";
+import { parseEnv } from "../../app/lib/env.server";
 import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from "../../database/db.server";
 
 export const MIGRATIONS = path.resolve(import.meta.dirname, "../../database/migrations");
@@ -94,4 +97,11 @@ export async function queryRows<T>(
 ): Promise<T[]> {
   const result = (await db.execute(query as SQLWrapper)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** What the server hands a loader or action: this database and the default settings. */
+export function routeContext(database: DatabaseHandle) {
+  const context = new RouterContextProvider();
+  context.set(appContext, { db: database.db, env: parseEnv({}), clientAddress: "127.0.0.1" });
+  return context;
 }

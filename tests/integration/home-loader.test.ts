@@ -1,17 +1,13 @@
-import { RouterContextProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { appContext } from "../../app/context";
-import { parseEnv } from "../../app/lib/env.server";
 import { loader } from "../../app/routes/home";
 import type { Route } from "../../app/routes/+types/home";
 import { demoContent } from "../../content/demo";
 import { seedDemoContent } from "../../database/seed.server";
-import { freshPglite, type TestDatabase } from "./databases";
+import { freshPglite, routeContext, type TestDatabase } from "./databases";
 
 function callLoader(database: TestDatabase, headers: Record<string, string> = {}) {
-  const context = new RouterContextProvider();
-  context.set(appContext, { db: database.db, env: parseEnv({}), clientAddress: "127.0.0.1" });
+  const context = routeContext(database);
   const request = new Request("http://localhost/", { headers });
   return loader({ request, context, params: {} } as unknown as Route.LoaderArgs);
 }
