@@ -19,6 +19,8 @@ describe("parseEnv", () => {
       mailFrom: undefined,
       seedDemo: true,
       contactRateLimit: 5,
+      pageCache: true,
+      pageCacheBytes: 64 * 1024 * 1024,
       enableTestRoutes: false,
     });
   });
@@ -63,6 +65,23 @@ describe("parseEnv", () => {
   ])("stops on a wrong %s (%s) with a message naming it", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`${name}: .*got "${value}"`));
+  });
+
+  it("never shows a secret it refuses", () => {
+    const message = (source: Record<string, string>) => {
+      try {
+        parseEnv(source);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("expected parseEnv to throw");
+    };
+    expect(message({ OWNER_PASSWORD: "hunter2" })).not.toContain("hunter2");
+    expect(message({ OWNER_PASSWORD: "hunter2" })).toMatch(/OWNER_PASSWORD: .*not shown/);
+    const url = message({ DATABASE_URL: "mysql://admin:s3cret@db.example.com/site" });
+    expect(url).not.toContain("s3cret");
+    expect(url).toContain('"mysql://admin:***@db.example.com/site"');
+    expect(message({ SMTP_URL: "http://mailer:p4ss@mail.example.com" })).not.toContain("p4ss");
   });
 
   it("names every wrong variable at once", () => {

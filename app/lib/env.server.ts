@@ -63,6 +63,18 @@ const rawSchema = z.object({
       .min(0, { error: "expected 0 or more" })
       .default(5),
   ),
+  /** The in-process cache of rendered public pages (server/page-cache.ts); off for benchmarks. */
+  PAGE_CACHE: optional(booleanFlag),
+  /** Upper bound of that cache's memory, in megabytes. */
+  PAGE_CACHE_MB: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a number of megabytes" })
+      .int({ error: "expected a whole number of megabytes" })
+      .min(1, { error: "expected at least 1" })
+      .max(4096, { error: "expected at most 4096" })
+      .default(64),
+  ),
   /** Test-only pages such as /__test/toast; never set in production. */
   ENABLE_TEST_ROUTES: optional(booleanFlag),
 });
@@ -82,6 +94,8 @@ export type Env = {
   mailFrom: string | undefined;
   seedDemo: boolean;
   contactRateLimit: number;
+  pageCache: boolean;
+  pageCacheBytes: number;
   enableTestRoutes: boolean;
 };
 
@@ -91,13 +105,20 @@ export class EnvError extends Error {
 
 const isTrue = (flag: string | undefined) => flag === "true" || flag === "1" || flag === "yes";
 
+/** Secrets never reach the log: passwords and keys are not shown, URLs lose their password. */
+function shownValue(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (/PASSWORD|KEY|SECRET/.test(name)) return "a value that is not shown";
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@"));
+}
+
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = rawSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "environment");
-      const got = source[name];
-      return `  ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`;
+      const got = shownValue(name, source[name]);
+      return `  ${name}: ${issue.message}${got === undefined ? "" : ` (got ${got})`}`;
     });
     throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
@@ -118,6 +139,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mailFrom: raw.MAIL_FROM,
     seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
+    pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
+    pageCacheBytes: raw.PAGE_CACHE_MB * 1024 * 1024,
     enableTestRoutes: isTrue(raw.ENABLE_TEST_ROUTES),
   };
 }

@@ -1,0 +1,682 @@
+// npm run bench: the production server under load, next to a static reference serving the
+// same bytes, with the page cache off and on, in one run. A benchmark, not a test: it prints a
+// markdown table and PASS/MISS per target; the exit code is non-zero only when a request failed
+// (an error, a timeout or a non-2xx answer) or the harness itself could not run.
+//
+//   --posts N        posts added to the demo content (default 0: the demo's own posts)
+//   --duration S     seconds of load per URL (default 10), after --warmup S (default 2)
+//   --connections N  concurrent connections (default 50)
+//   --cache on|off|both        page cache setting(s) to measure (default both: off, then on)
+//   --reference auto|nginx|node  static reference server (default auto: nginx when installed)
+//   --encoding gzip|identity   what clients accept (default gzip, like a browser)
+//   --json FILE      also write the results as JSON
+//
+// Steps: a scratch data directory is created and seeded by starting the server once (SEED_DEMO),
+// the extra posts are inserted in-process (bench/run-content.mjs), then for each cache setting the
+// server is started on that existing directory, timed to its first 200 on GET /, loaded with
+// autocannon URL by URL (each followed by its reference), and its memory read from /proc.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import zlib from "node:zlib";
+
+import autocannon from "autocannon";
+
+import { addPosts } from "./run-content.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const NODE = path.join(root, "node_modules/.bin/node");
+const { PAGE_SIZE } = await import(path.join(root, "app/lib/constants.ts"));
+
+const { values: args } = parseArgs({
+  options: {
+    posts: { type: "string", default: "0" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "50" },
+    cache: { type: "string", default: "both" },
+    reference: { type: "string", default: "auto" },
+    encoding: { type: "string", default: "gzip" },
+    json: { type: "string" },
+  },
+});
+
+function usage(message) {
+  console.error(`bench/run.mjs: ${message}`);
+  process.exit(2);
+}
+const wholeNumber = (name, min) => {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n < min) usage(`--${name} expects a whole number ≥ ${min}`);
+  return n;
+};
+const POSTS = wholeNumber("posts", 0);
+const DURATION = wholeNumber("duration", 1);
+const WARMUP = wholeNumber("warmup", 0);
+const CONNECTIONS = wholeNumber("connections", 1);
+const MODES = { both: ["off", "on"], on: ["on"], off: ["off"] }[args.cache];
+if (!MODES) usage("--cache expects on, off or both");
+if (!["auto", "nginx", "node"].includes(args.reference))
+  usage("--reference expects auto, nginx or node");
+if (!["gzip", "identity"].includes(args.encoding)) usage("--encoding expects gzip or identity");
+
+/** Every request (probes, snapshots and load) sends these, so the bytes compared are the same. */
+const HEADERS =
+  args.encoding === "gzip"
+    ? { accept: "text/html,*/*", "accept-encoding": "gzip, deflate, br" }
+    : { accept: "text/html,*/*" };
+
+const TARGETS = {
+  cachedPercentOfReference: 30,
+  cachedP99Ms: 20,
+  uncachedP99Ms: 100,
+  peakMemoryMB: 250,
+  first200Ms: 1500,
+};
+const POLL_MS = 20;
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+// ---------------------------------------------------------------------------------------------
+// Child processes and clean-up: every child and temp dir is registered here, and released on
+// success, on failure and on SIGINT/SIGTERM. The exit hook is a last resort (no waiting there).
+
+const children = new Set();
+const tempDirs = new Set();
+let cleaning;
+
+function cleanup() {
+  cleaning ??= (async () => {
+    await Promise.all([...children].map((child) => child.stop()));
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+    tempDirs.clear();
+  })();
+  return cleaning;
+}
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the servers and removing the scratch files.`);
+    cleanup().finally(() => process.exit(code));
+  });
+}
+process.on("exit", () => {
+  for (const child of children) child.process.kill("SIGKILL");
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a process whose output is kept (the last 200 lines) for when something goes wrong. */
+function startChild(name, command, argv, options = {}) {
+  const child = spawn(command, argv, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+  const lines = [];
+  const keep = (chunk) => {
+    lines.push(...chunk.toString().split("\n").filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - 200));
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  let exit;
+  const exited = new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      children.delete(handle);
+      resolve(exit);
+    });
+    child.on("error", (error) => {
+      exit = { code: null, signal: null, error };
+      children.delete(handle);
+      resolve(exit);
+    });
+  });
+  const handle = {
+    name,
+    process: child,
+    exited,
+    get exit() {
+      return exit;
+    },
+    log: () => lines.join("\n"),
+    /** SIGTERM, wait for the exit; SIGKILL after STOP_TIMEOUT_MS. */
+    async stop(signal = "SIGTERM") {
+      if (exit) return exit;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+  children.add(handle);
+  return handle;
+}
+
+function describeExit(child) {
+  const { code, signal, error } = child.exit;
+  const how = error ? error.message : signal ? `signal ${signal}` : `code ${code}`;
+  return `${child.name} exited (${how}). Its last output:\n${child.log()}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP without fetch: fetch would decompress bodies and add its own headers; these are the raw
+// bytes a client receives, with the same request headers as the load.
+
+function get(port, urlPath, timeoutMs = 30_000) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, path: urlPath, headers: HEADERS, agent: false },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`GET ${urlPath} timed out`)));
+    req.on("error", (error) =>
+      reject(new Error(`GET ${urlPath} on port ${port}: ${error.message}`)),
+    );
+    req.end();
+  });
+}
+
+function decoded({ headers, body }) {
+  switch (headers["content-encoding"]) {
+    case "gzip":
+      return zlib.gunzipSync(body);
+    case "deflate":
+      return zlib.inflateSync(body);
+    case "br":
+      return zlib.brotliDecompressSync(body);
+    default:
+      return body;
+  }
+}
+
+/** Polls GET urlPath every POLL_MS until it answers 200; returns the ms since `since`. */
+async function waitFor200(child, port, urlPath, since) {
+  for (;;) {
+    if (child.exit) throw new Error(describeExit(child));
+    if (performance.now() - since > START_TIMEOUT_MS)
+      throw new Error(`${child.name} gave no 200 on ${urlPath} in ${START_TIMEOUT_MS} ms`);
+    try {
+      const response = await get(port, urlPath);
+      if (response.status === 200) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The application server.
+
+/** The newest server process, whose output is shown when the run fails. */
+let lastApp;
+
+async function startApp({ dataDir, pageCache }) {
+  const port = await freePort();
+  const env = { ...process.env };
+  // The bench always runs on its own embedded database, and sends no mail.
+  for (const name of ["DATABASE_URL", "SMTP_URL", "RESEND_API_KEY"]) delete env[name];
+  Object.assign(env, {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    OWNER_PASSWORD: "bench-owner-password",
+    // Fixed, so pages do not change with the port (SITE_URL defaults to http://localhost:$PORT).
+    SITE_URL: "https://www.example.com",
+    SEED_DEMO: "true",
+    PAGE_CACHE: pageCache ? "true" : "false",
+  });
+  const since = performance.now();
+  const child = startChild(`server (PAGE_CACHE=${env.PAGE_CACHE})`, NODE, ["server.js"], {
+    cwd: root,
+    env,
+  });
+  lastApp = child;
+  const first200Ms = await waitFor200(child, port, "/", since);
+  // PGlite's start-up alone may set the peak: keep it apart from what the load adds.
+  return { child, port, first200Ms, startPeakMB: memoryOf(child.process.pid).peakMB };
+}
+
+/** VmHWM (peak resident set) and VmRSS of a live process, in MB (MiB). */
+function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) / 1024;
+  return { peakMB: field("VmHWM"), rssMB: field("VmRSS") };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages: found on the running site, and their bytes kept for the reference.
+
+async function discoverPages(port, postCount) {
+  const blog = await get(port, "/blog");
+  if (blog.status !== 200) throw new Error(`GET /blog answered ${blog.status}`);
+  const html = decoded(blog).toString("utf8");
+
+  const lastPage = Math.max(1, Math.ceil(postCount / PAGE_SIZE));
+  const linked = [...html.matchAll(/href="\/blog\?(?:[^"]*&amp;)?page=(\d+)/g)].map((m) =>
+    Number(m[1]),
+  );
+  const linkedLast = Math.max(1, ...linked);
+  if (linkedLast !== lastPage) {
+    throw new Error(
+      `/blog links to page ${linkedLast} as the last, but ${postCount} posts at ${PAGE_SIZE} a page make ${lastPage}`,
+    );
+  }
+  const postId = /href="\/blog\/(\d+)"/.exec(html)?.[1];
+  if (!postId) throw new Error("/blog links to no post");
+
+  return [
+    { name: "home", path: "/" },
+    { name: "blog", path: "/blog" },
+    ...(lastPage > 1 ? [{ name: "last page", path: `/blog?page=${lastPage}` }] : []),
+    { name: "post", path: `/blog/${postId}` },
+    { name: "rss", path: "/rss.xml" },
+  ];
+}
+
+/** The response as served now: status 200 required; body bytes and the headers worth copying. */
+async function snapshot(port, urlPath) {
+  const response = await get(port, urlPath);
+  if (response.status !== 200) throw new Error(`GET ${urlPath} answered ${response.status}`);
+  const skip = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
+  const headers = Object.fromEntries(
+    Object.entries(response.headers).filter(([name]) => !skip.has(name) && name !== "set-cookie"),
+  );
+  return { body: response.body, headers, text: decoded(response) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference server: nginx when installed, else a bare node:http process.
+
+function findNginx() {
+  for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
+    if (existsSync(path.join(dir, "nginx"))) return path.join(dir, "nginx");
+  }
+  return existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined;
+}
+
+const nginxString = (value) => `"${String(value).replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+
+function nginxConfig({ prefix, port, routes }) {
+  const locations = routes.map(({ path: urlPath, file, headers }) => {
+    const lines = [`default_type ${nginxString(headers["content-type"] ?? "text/html")};`];
+    lines.push(`alias ${file};`);
+    for (const [name, value] of Object.entries(headers)) {
+      // nginx strings cannot escape "$" (it always starts a variable): such headers are left out.
+      if (name === "content-type" || String(value).includes("$")) continue;
+      lines.push(`add_header ${name} ${nginxString(value)} always;`);
+    }
+    return `    location = ${urlPath} {\n      ${lines.join("\n      ")}\n    }`;
+  });
+  return [
+    ...(process.getuid?.() === 0 ? ["user root;"] : []),
+    "daemon off;",
+    "master_process on;",
+    "worker_processes auto;",
+    "error_log stderr;",
+    `pid ${prefix}/nginx.pid;`,
+    "events { worker_connections 4096; }",
+    "http {",
+    "  access_log off;",
+    "  types {}",
+    "  sendfile on;",
+    "  tcp_nopush on;",
+    "  tcp_nodelay on;",
+    "  etag off;",
+    "  keepalive_timeout 65;",
+    "  keepalive_requests 100000;",
+    `  client_body_temp_path ${prefix}/client_body;`,
+    `  proxy_temp_path ${prefix}/proxy;`,
+    `  fastcgi_temp_path ${prefix}/fastcgi;`,
+    "  server {",
+    `    listen 127.0.0.1:${port};`,
+    ...locations,
+    "    location / { return 404; }",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+}
+
+async function startReference(dir, pages, kind) {
+  const port = await freePort();
+  const routes = pages.map((page, i) => {
+    const file = path.join(dir, `${i}.body`);
+    writeFileSync(file, page.snapshot.body);
+    return { path: `/ref/${i}`, file, headers: page.snapshot.headers };
+  });
+  let child;
+  let label;
+  if (kind === "nginx") {
+    const nginx = findNginx();
+    const prefix = path.join(dir, "nginx");
+    mkdirSync(prefix);
+    const conf = path.join(prefix, "nginx.conf");
+    writeFileSync(conf, nginxConfig({ prefix, port, routes }));
+    // nginx -v prints "nginx version: nginx/1.22.1" on stderr.
+    const version = spawnSync(nginx, ["-v"], { encoding: "utf8" }).stderr.trim();
+    label = `nginx (${nginx}${version ? `, ${version}` : ""}, worker_processes auto)`;
+    child = startChild("nginx", nginx, ["-p", `${prefix}/`, "-c", conf, "-e", "stderr"]);
+  } else {
+    const manifest = path.join(dir, "manifest.json");
+    writeFileSync(manifest, JSON.stringify(routes));
+    label = "node:http with fixed buffers (bench/run-reference-server.mjs)";
+    child = startChild("reference server", NODE, [
+      path.join(root, "bench/run-reference-server.mjs"),
+      manifest,
+      String(port),
+    ]);
+  }
+  await waitFor200(child, port, routes[0].path, performance.now());
+  // The reference must serve exactly the bytes the app served.
+  for (const [i, page] of pages.entries()) {
+    const response = await get(port, routes[i].path);
+    if (response.status !== 200 || !response.body.equals(page.snapshot.body)) {
+      throw new Error(`the reference does not serve the bytes of ${page.path}`);
+    }
+    page.refPath = routes[i].path;
+  }
+  return { child, port, label };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load.
+
+const failures = [];
+
+async function load(port, urlPath, label) {
+  const url = `http://127.0.0.1:${port}${urlPath}`;
+  const run = (duration) =>
+    autocannon({ url, connections: CONNECTIONS, duration, headers: HEADERS, timeout: 10 });
+  const check = (result, phase) => {
+    if (result.errors > 0 || result.non2xx > 0) {
+      const codes = Object.entries(result.statusCodeStats)
+        .map(([code, { count }]) => `${code}×${count}`)
+        .join(", ");
+      failures.push(
+        `${label} ${urlPath} (${phase}): ${result.errors} errors (${result.timeouts} timeouts), ` +
+          `${result.non2xx} non-2xx; status codes: ${codes || "none"}`,
+      );
+    }
+  };
+  if (WARMUP > 0) check(await run(WARMUP), "warm-up");
+  const result = await run(DURATION);
+  check(result, "measured");
+  return {
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run.
+
+async function main() {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-run-"));
+  tempDirs.add(scratch);
+  const dataDir = path.join(scratch, "data");
+  const refDir = path.join(scratch, "ref");
+  mkdirSync(dataDir);
+  mkdirSync(refDir);
+
+  const nodeVersion = execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim();
+  const referenceKind =
+    args.reference === "auto" ? (findNginx() ? "nginx" : "node") : args.reference;
+  if (referenceKind === "nginx" && !findNginx()) usage("--reference nginx: nginx is not installed");
+
+  // 1. The data directory: created and seeded by a first start, then the extra posts.
+  let started = performance.now();
+  const seeding = await startApp({ dataDir, pageCache: false });
+  await seeding.child.stop();
+  const seedSeconds = (performance.now() - started) / 1000;
+  console.error(
+    `New data directory created and seeded by a first start in ${seedSeconds.toFixed(1)} s.`,
+  );
+
+  started = performance.now();
+  const { openDatabase } = await import(path.join(root, "build/server/index.js"));
+  const database = await openDatabase({ dataDir });
+  let postCount;
+  try {
+    postCount = await addPosts(database, POSTS);
+  } finally {
+    await database.close();
+  }
+  const postsSeconds = (performance.now() - started) / 1000;
+  if (POSTS > 0) console.error(`${POSTS} posts added in ${postsSeconds.toFixed(1)} s.`);
+  console.error(`${postCount} posts in the database.`);
+
+  // 2–6. Each cache setting on a fresh server over that existing directory.
+  let pages;
+  let reference;
+  const runs = [];
+  const warnings = [];
+  for (const mode of MODES) {
+    const app = await startApp({ dataDir, pageCache: mode === "on" });
+    console.error(`PAGE_CACHE=${mode}: first 200 on GET / after ${Math.round(app.first200Ms)} ms.`);
+    if (!pages) {
+      pages = await discoverPages(app.port, postCount);
+      for (const page of pages) page.snapshot = await snapshot(app.port, page.path);
+      reference = await startReference(refDir, pages, referenceKind);
+      console.error(`Reference: ${reference.label}.`);
+    } else {
+      // Both settings must serve the same page (compared decoded: compression may differ).
+      for (const page of pages) {
+        const now = await snapshot(app.port, page.path);
+        // A per-response CSP nonce may differ; nothing else should.
+        const plain = (text) => text.toString("utf8").replace(/nonce="[^"]*"/g, 'nonce=""');
+        const [a, b] = [plain(page.snapshot.text), plain(now.text)];
+        if (a !== b) {
+          let at = 0;
+          while (a[at] === b[at]) at++;
+          const near = (text) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 40));
+          warnings.push(
+            `${page.path} differs between PAGE_CACHE=${MODES[0]} and PAGE_CACHE=${mode} ` +
+              `at character ${at}: ${near(a)} vs ${near(b)}`,
+          );
+        }
+      }
+    }
+    const rows = [];
+    for (const page of pages) {
+      console.error(`PAGE_CACHE=${mode}: ${page.path} …`);
+      const appResult = await load(app.port, page.path, `app PAGE_CACHE=${mode}`);
+      if (app.child.exit) throw new Error(describeExit(app.child));
+      const refResult = await load(reference.port, page.refPath, "reference");
+      if (reference.child.exit) throw new Error(describeExit(reference.child));
+      rows.push({
+        page: page.name,
+        path: page.path,
+        bodyBytes: page.snapshot.body.length,
+        app: appResult,
+        reference: refResult,
+        percentOfReference: (100 * appResult.reqPerSec) / refResult.reqPerSec,
+      });
+    }
+    const memory = memoryOf(app.child.process.pid);
+    await app.child.stop();
+    runs.push({
+      cache: mode,
+      first200Ms: app.first200Ms,
+      startPeakMB: app.startPeakMB,
+      ...memory,
+      rows,
+    });
+  }
+  await reference.child.stop();
+
+  report({ runs, pages, reference, postCount, nodeVersion, warnings, seedSeconds, postsSeconds });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report.
+
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const verdict = (ok) => (ok ? "PASS" : "MISS");
+
+function evaluateTargets(runs) {
+  const targets = [];
+  const on = runs.find((run) => run.cache === "on");
+  const off = runs.find((run) => run.cache === "off");
+  const t = TARGETS;
+  if (on) {
+    const misses = on.rows.filter(
+      (row) => row.percentOfReference < t.cachedPercentOfReference || row.app.p99Ms > t.cachedP99Ms,
+    );
+    targets.push({
+      target: `cached pages ≥ ${t.cachedPercentOfReference}% of reference req/s with p99 ≤ ${t.cachedP99Ms} ms`,
+      pass: misses.length === 0,
+      detail: misses.map((r) => `${r.path}: ${fmt(r.percentOfReference)}%, p99 ${r.app.p99Ms} ms`),
+    });
+  }
+  if (off) {
+    const misses = off.rows.filter((row) => row.app.p99Ms > t.uncachedP99Ms);
+    targets.push({
+      target: `uncached p99 ≤ ${t.uncachedP99Ms} ms`,
+      pass: misses.length === 0,
+      detail: misses.map((r) => `${r.path}: p99 ${r.app.p99Ms} ms`),
+    });
+  }
+  const heavy = runs.filter((run) => run.peakMB > t.peakMemoryMB);
+  targets.push({
+    target: `peak memory (VmHWM) ≤ ${t.peakMemoryMB} MB`,
+    pass: heavy.length === 0,
+    detail: heavy.map((run) => `cache ${run.cache}: ${fmt(run.peakMB)} MB`),
+  });
+  const slow = runs.filter((run) => run.first200Ms > t.first200Ms);
+  targets.push({
+    target: `first 200 ≤ ${t.first200Ms / 1000} s`,
+    pass: slow.length === 0,
+    detail: slow.map((run) => `cache ${run.cache}: ${fmt(run.first200Ms)} ms`),
+  });
+  return targets;
+}
+
+function report({ runs, reference, postCount, nodeVersion, warnings, seedSeconds, postsSeconds }) {
+  const targets = evaluateTargets(runs);
+  const out = [];
+  out.push(
+    "",
+    `autocannon ${CONNECTIONS} connections, ${DURATION} s per URL after ${WARMUP} s warm-up; ` +
+      `Accept-Encoding: ${HEADERS["accept-encoding"] ?? "none"}. req/s is the mean of per-second ` +
+      "samples; latencies are whole milliseconds (autocannon's resolution).",
+    "",
+    "| cache | page | body bytes | req/s | p50 ms | p99 ms | ref req/s | ref p99 ms | % of ref | non-2xx | errors |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  );
+  for (const run of runs) {
+    for (const row of run.rows) {
+      out.push(
+        `| ${run.cache} | ${row.page} \`${row.path}\` | ${row.bodyBytes} | ${fmt(row.app.reqPerSec)} | ` +
+          `${row.app.p50Ms} | ${row.app.p99Ms} | ${fmt(row.reference.reqPerSec)} | ` +
+          `${row.reference.p99Ms} | ${fmt(row.percentOfReference, 1)}% | ` +
+          `${row.app.non2xx + row.reference.non2xx} | ${row.app.errors + row.reference.errors} |`,
+      );
+    }
+  }
+  out.push("");
+  for (const run of runs) {
+    out.push(
+      `- cache ${run.cache}: first 200 on GET / ${fmt(run.first200Ms)} ms (existing data directory); ` +
+        `peak memory (VmHWM) ${fmt(run.peakMB, 1)} MB (${fmt(run.startPeakMB, 1)} MB of it ` +
+        `reached by the first 200), VmRSS at the end ${fmt(run.rssMB, 1)} MB`,
+    );
+  }
+  out.push(
+    `- posts: ${postCount} (${POSTS} generated in ${fmt(postsSeconds, 1)} s; ` +
+      `new data directory created and seeded in ${fmt(seedSeconds, 1)} s)`,
+    `- reference: ${reference.label}`,
+    `- node ${nodeVersion}; ${os.cpus().length} CPUs; load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+    "",
+    "Targets:",
+  );
+  for (const target of targets) {
+    const detail = target.detail.length ? ` (${target.detail.join("; ")})` : "";
+    out.push(`- ${verdict(target.pass)} ${target.target}${detail}`);
+  }
+  for (const warning of warnings) out.push(`- WARNING: ${warning}`);
+  if (failures.length) {
+    out.push("", "FAILED requests:", ...failures.map((f) => `- ${f}`));
+  }
+  console.log(out.join("\n"));
+
+  if (args.json) {
+    const results = {
+      date: new Date().toISOString(),
+      node: nodeVersion,
+      cpus: os.cpus().length,
+      loadAverage: os.loadavg(),
+      settings: {
+        posts: POSTS,
+        duration: DURATION,
+        warmup: WARMUP,
+        connections: CONNECTIONS,
+        encoding: args.encoding,
+      },
+      postCount,
+      seedSeconds,
+      postsSeconds,
+      reference: reference.label,
+      runs,
+      targets,
+      warnings,
+      failures,
+    };
+    writeFileSync(args.json, JSON.stringify(results, null, 2) + "\n");
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`\nbench/run.mjs failed: ${error instanceof Error ? error.message : error}`);
+  if (lastApp && !lastApp.exit) {
+    console.error(
+      `\n${lastApp.name}, its last output:\n${lastApp.log().split("\n").slice(-30).join("\n")}`,
+    );
+  }
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+if (failures.length) {
+  console.error(`\n${failures.length} load run(s) had failed requests; see above.`);
+  process.exitCode = 1;
+}
+// Nothing is left to wait for; exit rather than on whatever handle a library keeps open.
+process.exit();
