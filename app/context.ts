@@ -11,6 +11,14 @@ export type AppContext = {
   clientAddress: string;
   /** Tells the delivery worker a contact message is waiting (a no-op without one). */
   wakeDelivery?: () => void;
+  /** This response's CSP nonce (server/security.ts), for every script tag rendered. */
+  nonce?: string;
+  /** Sent back as `X-Request-Id` and written into every log line about this request. */
+  requestId?: string;
+  /** The server found the database unreachable (server/health.ts): pages answer 503. */
+  databaseUnavailable?: boolean;
+  /** A part of this page could not be read and shows empty: no cache may keep the page. */
+  degraded?: () => void;
 };
 
 export const appContext = createContext<AppContext>();

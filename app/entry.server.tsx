@@ -2,8 +2,12 @@ import { PassThrough } from "node:stream";
 
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+
+import { appContext } from "./context";
+import { errorMessage, logEvent } from "./lib/log.server";
+import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -17,8 +21,10 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
+  // The response's CSP nonce (server/security.ts): on React Router's scripts, React's own and ours.
+  const nonce = loadContext.get(appContext).nonce;
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -31,8 +37,11 @@ export default function handleRequest(
     );
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <NonceContext value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext>,
       {
+        nonce,
         onAllReady() {
           shellRendered = true;
           const body = new PassThrough({
@@ -56,9 +65,31 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logServerError(error, request, loadContext);
         },
       },
     );
+  });
+}
+
+/** Errors thrown in loaders, actions and rendering: one log line with the request id. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  // A visitor who went away is not an error.
+  if (request.signal.aborted) return;
+  logServerError(error, request, context);
+};
+
+function logServerError(
+  error: unknown,
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+) {
+  const url = new URL(request.url);
+  logEvent("error", "server-error", {
+    requestId: context.get(appContext).requestId,
+    method: request.method,
+    path: url.pathname,
+    error: errorMessage(error),
+    stack: error instanceof Error ? error.stack : undefined,
   });
 }

@@ -1,5 +1,6 @@
-import type { ReactNode } from "react";
+import { use, type ReactNode } from "react";
 import {
+  data,
   Link,
   Links,
   Meta,
@@ -16,11 +17,14 @@ import { isOwner } from "./lib/session.server";
 import { BackToTop } from "./components/back-to-top";
 import { Footer } from "./components/footer";
 import { Header } from "./components/header";
+import { NonceContext } from "./lib/nonce";
 import { usePendingText } from "./lib/pending";
 import { themeInitScript } from "./lib/theme";
 import { site } from "./site.config";
 
 export function Layout({ children }: { children: ReactNode }) {
+  // Only the server knows it; browsers hide nonces from the DOM, and hydration keeps the attribute.
+  const nonce = use(NonceContext);
   return (
     // The theme script changes <html>'s class before hydration, on purpose.
     <html lang="en" suppressHydrationWarning>
@@ -28,7 +32,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        <script dangerouslySetInnerHTML={{ __html: themeInitScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
@@ -52,6 +56,18 @@ export function Layout({ children }: { children: ReactNode }) {
     </html>
   );
 }
+
+/**
+ * While the database is unreachable (server/health.ts), every request is answered 503 with the
+ * error page at once, before any loader or action waits on it.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ context }) => {
+    if (context.get(appContext).databaseUnavailable) {
+      throw data(null, { status: 503, statusText: "Service Unavailable" });
+    }
+  },
+];
 
 /** Only what every page needs and the browser may see: the public base URL, and whether the owner is signed in. */
 export async function loader({ context, request }: Route.LoaderArgs) {

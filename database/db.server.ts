@@ -23,8 +23,26 @@ export type DatabaseHandle = {
   ping(timeoutMs?: number): Promise<void>;
   /** Applies pending migrations (and runs `after`, e.g. seeding) under one lock across instances. */
   migrate(migrationsFolder: string, after?: (db: Database) => Promise<void>): Promise<void>;
+  /**
+   * Calls `onMessage` for every NOTIFY on `channel`. On PostgreSQL a dedicated connection
+   * listens and reconnects by itself; `onResync` runs after each reconnection, since
+   * notifications sent meanwhile are lost.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onResync: () => void,
+  ): Promise<{ close(): Promise<void> }>;
   close(): Promise<void>;
 };
+
+/** Sends a NOTIFY (committed at once) on `channel`. */
+export async function notify(db: Database, channel: string, payload: string) {
+  await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+}
+
+/** How long the PostgreSQL listener waits before reconnecting after losing its connection. */
+const LISTEN_RETRY_MS = 1000;
 
 /** Extensions the migrations create; PGlite must load them when it opens. */
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -73,6 +91,15 @@ function wrapPglite(client: PGlite): DatabaseHandle {
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
       await after?.(db);
     },
+    listen: async (channel, onMessage) => {
+      // One process owns the embedded database: its own NOTIFYs are the only ones.
+      const unlisten = await client.listen(channel, onMessage);
+      return {
+        close: async () => {
+          if (!client.closed) await unlisten();
+        },
+      };
+    },
     close: async () => {
       if (!client.closed) await client.close();
     },
@@ -83,7 +110,11 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString,
     max: 10,
-    connectionTimeoutMillis: 5000,
+    // A database that stops answering fails requests within seconds instead of holding them
+    // (server/health.ts then answers 503 until it is back).
+    connectionTimeoutMillis: 3000,
+    query_timeout: 5000,
+    keepAlive: true,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -109,8 +140,76 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
         lockClient.release();
       }
     },
+    listen: (channel, onMessage, onResync) =>
+      listenPostgres(connectionString, channel, onMessage, onResync),
     close: async () => {
       if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+/** LISTEN on a connection of its own, reconnecting (and resyncing) whenever it is lost. */
+async function listenPostgres(
+  connectionString: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onResync: () => void,
+): Promise<{ close(): Promise<void> }> {
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const connect = async () => {
+    const next = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
+    next.on("notification", (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? "");
+    });
+    next.on("error", (error) => {
+      console.error(`PostgreSQL listener lost its connection: ${error.message}`);
+      reconnect(next);
+    });
+    next.on("end", () => reconnect(next));
+    await next.connect();
+    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = next;
+  };
+
+  const reconnect = (lost: pg.Client) => {
+    if (closed || retry || (client !== null && client !== lost)) return;
+    client = null;
+    lost.removeAllListeners();
+    lost.on("error", () => {});
+    lost.end().catch(() => {});
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().then(
+        () => {
+          console.log(`PostgreSQL listener reconnected to "${channel}".`);
+          onResync();
+        },
+        (error: unknown) => {
+          console.error(
+            `PostgreSQL listener could not reconnect: ${error instanceof Error ? error.message : error}`,
+          );
+          if (client === null) reconnect(lost);
+        },
+      );
+    }, LISTEN_RETRY_MS);
+  };
+
+  await connect();
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = null;
+      current?.removeAllListeners();
+      await current?.end().catch(() => {});
     },
   };
 }

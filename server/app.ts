@@ -14,6 +14,7 @@ import { site } from "../app/site.config";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
+import { linkPageCache, PageCache } from "./page-cache";
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,6 +35,8 @@ export function createSiteApp({
   root,
   loadBuild,
   wakeDelivery,
+  pageCache,
+  afterOwnerWrite,
 }: {
   env: Env;
   database: DatabaseHandle;
@@ -41,11 +44,15 @@ export function createSiteApp({
   /** Development: Vite's live build; otherwise the bundled one. */
   loadBuild?: () => Promise<ServerBuild>;
   wakeDelivery?: () => void;
+  pageCache?: PageCache | null;
+  afterOwnerWrite?: () => Promise<void>;
 }) {
   return createHttpApp({
     env,
     database,
     wakeDelivery,
+    pageCache,
+    afterOwnerWrite,
     // A virtual module: React Router's Vite plugin bundles the app here.
     loadBuild: loadBuild ?? (() => import("virtual:react-router/server-build")),
     clientDir: loadBuild ? undefined : path.join(root, "build/client"),
@@ -90,12 +97,17 @@ export async function main({ root, dev }: MainOptions) {
     env.ownerEmail ?? site.email,
     env.mailFrom ?? site.email,
   );
+  // Development renders every request, so edits to the code show at once.
+  const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
+  const pageCacheLink = pageCache ? await linkPageCache(pageCache, database) : null;
   const app = createSiteApp({
     env,
     database,
     root,
     loadBuild: dev?.loadBuild,
     wakeDelivery: delivery.wake,
+    pageCache,
+    afterOwnerWrite: pageCacheLink?.barrier,
   });
 
   const listener = getRequestListener(app.fetch);
@@ -121,6 +133,7 @@ export async function main({ root, dev }: MainOptions) {
     server.close(() => {
       delivery
         .stop()
+        .then(() => pageCacheLink?.close())
         .then(() => database.close())
         .catch((error: unknown) => console.error("Closing the database failed:", error))
         .finally(() => {

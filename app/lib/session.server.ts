@@ -3,6 +3,8 @@ import { createCookie, data, redirect, type RouterContextProvider } from "react-
 import { appContext } from "~/context";
 import { isValidSession, SESSION_TTL_MS } from "~/models/auth.server";
 
+import type { Database } from "../../database/db.server";
+
 type Context = Readonly<RouterContextProvider>;
 
 /**
@@ -10,7 +12,11 @@ type Context = Readonly<RouterContextProvider>;
  * (no Domain, Path=/), so no subdomain or plain-http page can set or read it.
  */
 export function sessionCookie(context: Context) {
-  const secure = context.get(appContext).env.siteUrl.startsWith("https:");
+  return sessionCookieFor(context.get(appContext).env.siteUrl);
+}
+
+function sessionCookieFor(siteUrl: string) {
+  const secure = siteUrl.startsWith("https:");
   return createCookie(secure ? "__Host-session" : "session", {
     httpOnly: true,
     sameSite: "lax",
@@ -25,6 +31,16 @@ export async function sessionIdOf(request: Request, context: Context): Promise<s
   if (!header) return null;
   const value: unknown = await sessionCookie(context).parse(header);
   return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** Whether a Cookie header holds a live owner session (the page cache asks, outside any route). */
+export async function hasOwnerSession(
+  cookieHeader: string,
+  siteUrl: string,
+  db: Database,
+): Promise<boolean> {
+  const value: unknown = await sessionCookieFor(siteUrl).parse(cookieHeader);
+  return typeof value === "string" && value.length > 0 && isValidSession(db, value);
 }
 
 const ownerChecks = new WeakMap<Request, Promise<boolean>>();

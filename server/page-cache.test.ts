@@ -1,0 +1,203 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+
+import {
+  cacheTagsOf,
+  PageCache,
+  pageCacheMiddleware,
+  PRIVATE_NO_STORE,
+  PUBLIC_PAGE_CACHE_CONTROL,
+  tagsOfChange,
+} from "./page-cache";
+
+type Variables = { secureHeadersNonce?: string };
+
+/** A site whose pages print a counter and this response's nonce, as React Router's would. */
+function site(
+  cache: PageCache | null,
+  options: { status?: number; cookie?: boolean; degraded?: boolean } = {},
+) {
+  let renders = 0;
+  let nonces = 0;
+  const app = new Hono<{ Variables: Variables }>();
+  app.use(async (c, next) => {
+    c.set("secureHeadersNonce", `nonce-${++nonces}-${"x".repeat(8)}`);
+    await next();
+  });
+  app.use(pageCacheMiddleware(cache));
+  app.get("*", async (c) => {
+    renders++;
+    // Let concurrent requests pile up, as a database query would.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const nonce = c.get("secureHeadersNonce");
+    // As app/lib/safe.ts does through the app context when a read fails.
+    const state = (c as unknown as { get(key: "renderState"): { degraded: boolean } }).get(
+      "renderState",
+    );
+    if (options.degraded) state.degraded = true;
+    if (options.cookie) c.header("Set-Cookie", "theme=dark");
+    return c.html(
+      `<script nonce="${nonce}">1</script><p>${c.req.path} render</p><script nonce="${nonce}">2</script>`,
+      (options.status ?? 200) as 200,
+    );
+  });
+  return { app, renders: () => renders };
+}
+
+describe("cacheTagsOf", () => {
+  it.each([
+    ["/", ["profile"]],
+    ["/_root.data", ["profile"]],
+    ["/blog", ["posts"]],
+    ["/blog.data", ["posts"]],
+    ["/rss.xml", ["posts"]],
+    ["/sitemap.xml", ["posts"]],
+    ["/robots.txt", []],
+    ["/blog/42", ["post:42", "post-pages"]],
+    ["/blog/007.data", ["post:7", "post-pages"]],
+  ])("tags %s with %j", (path, tags) => {
+    expect(cacheTagsOf(path)).toEqual(tags);
+  });
+
+  it.each(["/login", "/blog/new", "/blog/1/edit", "/admin/messages", "/api/posts", "/blog/abc"])(
+    "does not cache %s",
+    (path) => {
+      expect(cacheTagsOf(path)).toBeNull();
+    },
+  );
+});
+
+describe("tagsOfChange", () => {
+  it("reads the payloads of migration 0004", () => {
+    expect(tagsOfChange("profile")).toEqual(["profile"]);
+    expect(tagsOfChange("posts")).toEqual(["posts", "post-pages"]);
+    expect(tagsOfChange("posts:3,14")).toEqual(["posts", "post:3", "post:14"]);
+    expect(tagsOfChange("something new")).toBe("all");
+  });
+});
+
+describe("the page cache", () => {
+  it("renders a page once and answers later visits from memory with a fresh nonce each", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache);
+    const first = await app.request("/blog");
+    const second = await app.request("/blog");
+    expect(renders()).toBe(1);
+    expect(first.headers.get("x-page-cache")).toBe("miss");
+    expect(second.headers.get("x-page-cache")).toBe("hit");
+    const [a, b] = [await first.text(), await second.text()];
+    expect(a).toContain('nonce="nonce-1-');
+    expect(b).toContain('nonce="nonce-2-');
+    expect(b).not.toContain("nonce-1-");
+    expect(b.replaceAll("nonce-2-", "nonce-1-")).toBe(a);
+    expect(second.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(second.headers.get("cache-control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+  });
+
+  it("answers a matching If-None-Match with 304 and no body", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app } = site(cache);
+    const etag = (await app.request("/")).headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"/);
+    const revalidated = await app.request("/", { headers: { "If-None-Match": etag } });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe("");
+    const changed = await app.request("/", { headers: { "If-None-Match": 'W/"other"' } });
+    expect(changed.status).toBe(200);
+  });
+
+  it("shares one render among concurrent misses", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => app.request("/blog?page=2")),
+    );
+    expect(renders()).toBe(1);
+    const bodies = await Promise.all(responses.map((r) => r.text()));
+    // Every one of them still has a nonce of its own.
+    expect(new Set(bodies).size).toBe(50);
+  });
+
+  it("drops the entries a change names and keeps the others", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache);
+    for (const path of ["/", "/blog", "/blog/1", "/blog/2"]) await app.request(path);
+    expect(renders()).toBe(4);
+    cache.onChange("posts:2");
+    for (const path of ["/", "/blog", "/blog/1", "/blog/2"]) await app.request(path);
+    // /blog and /blog/2 again; / and /blog/1 from memory.
+    expect(renders()).toBe(6);
+    cache.onChange("profile");
+    await app.request("/");
+    expect(renders()).toBe(7);
+    cache.onChange("posts");
+    await app.request("/blog/1");
+    expect(renders()).toBe(8);
+  });
+
+  it("does not keep a render that a change overtook", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache);
+    const pending = app.request("/blog");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    cache.onChange("posts:9");
+    expect((await pending).status).toBe(200);
+    await app.request("/blog");
+    expect(renders()).toBe(2);
+  });
+
+  it("stays within its byte bound, dropping the least recently used page", async () => {
+    const cache = new PageCache({ maxBytes: 600 });
+    const { app, renders } = site(cache);
+    await app.request("/blog/1");
+    await app.request("/blog/2");
+    await app.request("/blog/1"); // now the most recent
+    for (let id = 3; id <= 12; id++) await app.request(`/blog/${id}`);
+    expect(cache.totalBytes).toBeLessThanOrEqual(600);
+    expect(cache.size).toBeGreaterThan(1);
+    const before = renders();
+    await app.request("/blog/12");
+    expect(renders()).toBe(before);
+    await app.request("/blog/2");
+    expect(renders()).toBe(before + 1);
+  });
+
+  it("lets the owner's requests through, marked no-store", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache);
+    await app.request("/blog");
+    const owner = await app.request("/blog", { headers: { Cookie: "session=abc" } });
+    expect(renders()).toBe(2);
+    expect(owner.headers.get("cache-control")).toBe(PRIVATE_NO_STORE);
+    expect(owner.headers.get("x-page-cache")).toBe("bypass");
+    await app.request("/blog", { headers: { Cookie: "__Host-session=abc" } });
+    expect(renders()).toBe(3);
+  });
+
+  it("keeps neither error pages, incomplete pages nor responses that set cookies", async () => {
+    for (const options of [
+      { status: 404 },
+      { status: 500 },
+      { cookie: true },
+      { degraded: true },
+    ]) {
+      const cache = new PageCache({ maxBytes: 1 << 20 });
+      const { app, renders } = site(cache, options);
+      await app.request("/blog/5");
+      const again = await app.request("/blog/5");
+      expect(renders()).toBe(2);
+      expect(again.headers.get("x-page-cache")).toBeNull();
+      expect(cache.size).toBe(0);
+    }
+  });
+
+  it("with the cache off still tells CDNs how to keep public pages", async () => {
+    const { app, renders } = site(null);
+    const response = await app.request("/");
+    await app.request("/");
+    expect(renders()).toBe(2);
+    expect(response.headers.get("cache-control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    expect(response.headers.get("vary")).toContain("Cookie");
+  });
+});

@@ -1,0 +1,162 @@
+import { sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { createPost, deletePost, updatePost } from "../../app/models/posts.server";
+import { openDatabase, type DatabaseHandle } from "../../database/db.server";
+import { cacheTagsOf, linkPageCache, PageCache } from "../../server/page-cache";
+import { drivers, freshPostgresUrl, MIGRATIONS, queryRows, skipReason } from "./databases";
+
+const post = { title: "A title", description: "", content: "<p>Body</p>" };
+
+/** Puts a stand-in rendering of each path into the cache, tagged as the middleware would. */
+async function warm(cache: PageCache, paths: string[]) {
+  for (const path of paths) {
+    await cache.fill(path, async () => ({
+      status: 200,
+      headers: [],
+      parts: [Buffer.from(path)],
+      etag: `W/"${path}"`,
+      tags: cacheTagsOf(new URL(path, "http://localhost").pathname)!,
+    }));
+  }
+}
+
+const cached = (cache: PageCache, paths: string[]) =>
+  paths.filter((path) => cache.get(path) !== undefined);
+
+for (const driver of drivers) {
+  const reason = skipReason(driver);
+  describe.skipIf(reason !== null)(`page cache invalidation on ${driver.name}`, () => {
+    let database: Awaited<ReturnType<(typeof driver)["fresh"]>>;
+    let cache: PageCache;
+    let link: Awaited<ReturnType<typeof linkPageCache>>;
+    beforeEach(async () => {
+      database = await driver.fresh();
+      cache = new PageCache({ maxBytes: 1 << 20 });
+      link = await linkPageCache(cache, database);
+    });
+    afterEach(async () => {
+      await link.close();
+      await database.dispose();
+    });
+
+    it("a new post drops the blog lists and feeds, not the home page or other posts", async () => {
+      const first = await createPost(database.db, post);
+      await link.barrier();
+      await warm(cache, ["/", "/blog", "/blog?page=2", "/rss.xml", `/blog/${first}`]);
+      await createPost(database.db, post);
+      await link.barrier();
+      expect(cached(cache, ["/", "/blog", "/blog?page=2", "/rss.xml", `/blog/${first}`])).toEqual([
+        "/",
+        `/blog/${first}`,
+      ]);
+    });
+
+    it("editing or deleting a post drops its page and the lists", async () => {
+      const [a, b] = [await createPost(database.db, post), await createPost(database.db, post)];
+      await link.barrier();
+      await warm(cache, ["/blog", `/blog/${a}`, `/blog/${b}`, `/blog/${b}.data`]);
+      await updatePost(database.db, b, { ...post, title: "Edited" });
+      await link.barrier();
+      expect(cached(cache, ["/blog", `/blog/${a}`, `/blog/${b}`, `/blog/${b}.data`])).toEqual([
+        `/blog/${a}`,
+      ]);
+      await warm(cache, ["/blog", `/blog/${b}`]);
+      await deletePost(database.db, a);
+      await link.barrier();
+      expect(cached(cache, ["/blog", `/blog/${a}`, `/blog/${b}`])).toEqual([`/blog/${b}`]);
+    });
+
+    it("a bulk write of many posts drops every post page", async () => {
+      const id = await createPost(database.db, post);
+      await link.barrier();
+      await warm(cache, ["/", "/blog", `/blog/${id}`]);
+      await database.db.execute(
+        sql`insert into blog_posts (title, description, content)
+            select 'Bulk ' || n, '', '<p>x</p>' from generate_series(1, 60) as n`,
+      );
+      await link.barrier();
+      expect(cached(cache, ["/", "/blog", `/blog/${id}`])).toEqual(["/"]);
+    });
+
+    it("experience and education changes drop the home page only", async () => {
+      await warm(cache, ["/", "/blog"]);
+      await database.db.execute(
+        sql`insert into job_experiences (title, company, "from") values ('Dev', 'Acme', '2020')`,
+      );
+      await link.barrier();
+      expect(cached(cache, ["/", "/blog"])).toEqual(["/blog"]);
+      await warm(cache, ["/"]);
+      await database.db.execute(sql`delete from studies`);
+      await link.barrier();
+      expect(cached(cache, ["/", "/blog"])).toEqual(["/blog"]);
+    });
+
+    it("a write the database refused drops nothing", async () => {
+      await warm(cache, ["/blog"]);
+      await expect(
+        database.db.execute(sql`insert into blog_posts (title) values (null)`),
+      ).rejects.toThrow();
+      await link.barrier();
+      expect(cached(cache, ["/blog"])).toEqual(["/blog"]);
+    });
+  });
+}
+
+describe.skipIf(skipReason(drivers[1]!) !== null)("page cache across instances on postgres", () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  const handles: DatabaseHandle[] = [];
+  const open = async () => {
+    const handle = await openDatabase({ databaseUrl: url, dataDir: "" });
+    handles.push(handle);
+    return handle;
+  };
+  beforeEach(async () => {
+    ({ url, drop } = await freshPostgresUrl());
+    await (await open()).migrate(MIGRATIONS);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    for (const handle of handles.splice(0)) await handle.close();
+    await drop();
+  });
+
+  it("a write through one instance drops the page in another instance's cache", async () => {
+    const [one, two] = [handles[0]!, await open()];
+    const cacheOne = new PageCache({ maxBytes: 1 << 20 });
+    const cacheTwo = new PageCache({ maxBytes: 1 << 20 });
+    const links = [await linkPageCache(cacheOne, one), await linkPageCache(cacheTwo, two)];
+    try {
+      await warm(cacheTwo, ["/blog"]);
+      await createPost(one.db, post);
+      await vi.waitFor(() => expect(cacheTwo.get("/blog")).toBeUndefined(), { timeout: 2000 });
+    } finally {
+      for (const link of links) await link.close();
+    }
+  });
+
+  it("when its connection is cut, the listener reconnects and forgets what it may have missed", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const [handle, other] = [handles[0]!, await open()];
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const link = await linkPageCache(cache, handle);
+    try {
+      await warm(cache, ["/", "/blog"]);
+      const [row] = await queryRows<{ n: number }>(
+        other.db,
+        sql`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+            where datname = current_database() and query like 'LISTEN%'`,
+      );
+      expect(row?.n).toBe(1);
+      // Nothing announced a change, but the cache cannot know that: it starts afresh.
+      await vi.waitFor(() => expect(cache.size).toBe(0), { timeout: 5000 });
+      await warm(cache, ["/blog"]);
+      await createPost(other.db, post);
+      await vi.waitFor(() => expect(cache.get("/blog")).toBeUndefined(), { timeout: 2000 });
+    } finally {
+      await link.close();
+    }
+  });
+});
