@@ -1,3 +1,4 @@
+import { logEvent } from "../app/lib/log.server";
 import { contactMail, type MailTransport } from "../app/lib/mail.server";
 import { claimDueMessages, markAttemptFailed, markDelivered } from "../app/models/contact.server";
 import type { Database } from "../database/db.server";
@@ -42,14 +43,11 @@ export function startDeliveryWorker(
           await markDelivered(db, message.id);
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
-          console.error(
-            JSON.stringify({
-              event: "contact-delivery-failed",
-              id: message.id,
-              attempt: message.attempts,
-              error: text,
-            }),
-          );
+          logEvent("error", "contact-delivery-failed", {
+            id: message.id,
+            attempt: message.attempts,
+            error: text,
+          });
           await markAttemptFailed(db, message, text);
         }
         if (stopped) return;

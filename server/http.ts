@@ -3,12 +3,20 @@ import path from "node:path";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
+import { requestId, type RequestIdVariables } from "hono/request-id";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 
 import { appContext } from "../app/context";
 import type { Env } from "../app/lib/env.server";
+import { MAX_POST_REQUEST_BYTES, POST_TOO_LARGE } from "../app/lib/post-write.server";
+import { errorMessage, logEvent } from "../app/lib/log.server";
+import { hasOwnerSession } from "../app/lib/session.server";
 import type { DatabaseHandle } from "../database/db.server";
+import { DatabaseHealth } from "./health";
+import { pageCacheMiddleware, type PageCache, type RenderState } from "./page-cache";
+import { keepStoredPolicyOn304, privateResponses, securityHeaders } from "./security";
 
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
 /** Unhashed files from public/ (photo, CV, favicon) may change between deploys. */
@@ -22,6 +30,10 @@ export type HttpOptions = {
   /** Folder of the client build; omitted in development, where Vite serves assets. */
   clientDir?: string;
   wakeDelivery?: () => void;
+  /** Rendered public pages (server/page-cache.ts); null or omitted renders every request. */
+  pageCache?: PageCache | null;
+  /** Resolves once this instance has seen its own database changes (the page cache's barrier). */
+  afterOwnerWrite?: () => Promise<void>;
 };
 
 /** The HTTP application: health, static assets, then every other request to React Router. */
@@ -41,9 +53,59 @@ export function isCrossSite(request: Request, siteUrl: string): boolean {
   return origin !== new URL(request.url).origin && origin !== new URL(siteUrl).origin;
 }
 
-export function createHttpApp({ env, database, loadBuild, clientDir, wakeDelivery }: HttpOptions) {
-  const app = new Hono<{ Bindings: HttpBindings }>();
+type Variables = RequestIdVariables & { secureHeadersNonce?: string; renderState?: RenderState };
+
+/** Bodies above this are refused unread with 413; the post API takes up to MAX_POST_REQUEST_BYTES. */
+/** A 10,000-character message in a non-Latin script takes up to 90 KB form-encoded. */
+export const MAX_FORM_BYTES = 256 * 1024;
+/** What a request that carries a body may be: forms, and JSON for the APIs. */
+const ACCEPTED_BODY_TYPES =
+  /^(?:application\/x-www-form-urlencoded|multipart\/form-data|application\/json)\s*(?:;|$)/i;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (length !== null && length !== "0");
+}
+
+export function createHttpApp({
+  env,
+  database,
+  loadBuild,
+  clientDir,
+  wakeDelivery,
+  pageCache,
+  afterOwnerWrite,
+}: HttpOptions) {
+  const app = new Hono<{ Bindings: HttpBindings; Variables: Variables }>();
   const handleRequest = createRequestHandler(loadBuild, env.nodeEnv);
+  const health = new DatabaseHealth((timeoutMs) => database.ping(timeoutMs));
+
+  // Anything thrown outside React Router: logged with the request id, answered without details.
+  app.onError((error, c) => {
+    logEvent("error", "server-error", {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      error: errorMessage(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+    return c.text("Internal Server Error", 500);
+  });
+
+  // Our own id for every request, never the client's (logs must not be forgeable).
+  app.use(requestId({ headerName: "", generator: () => crypto.randomUUID() }));
+  app.use(async (c, next) => {
+    await next();
+    c.res.headers.set("X-Request-Id", c.get("requestId"));
+  });
+  app.use(keepStoredPolicyOn304());
+  app.use(
+    securityHeaders({
+      https: env.siteUrl.startsWith("https:"),
+      development: env.nodeEnv === "development",
+    }),
+  );
 
   app.get("/healthz", async (c) => {
     c.header("Cache-Control", "no-store");
@@ -51,7 +113,10 @@ export function createHttpApp({ env, database, loadBuild, clientDir, wakeDeliver
       await database.ping();
       return c.json({ status: "ok" });
     } catch (error) {
-      console.error("Health check failed:", error instanceof Error ? error.message : error);
+      logEvent("error", "health-check-failed", {
+        requestId: c.get("requestId"),
+        error: errorMessage(error),
+      });
       return c.json({ status: "unavailable" }, 503);
     }
   });
@@ -61,6 +126,36 @@ export function createHttpApp({ env, database, loadBuild, clientDir, wakeDeliver
       return c.json({ error: "Cross-site requests cannot change anything here." }, 403);
     }
     await next();
+  });
+
+  // Bad bodies get a clear answer before any route reads them.
+  app.use(async (c, next) => {
+    if (!BODY_METHODS.has(c.req.method) || !hasBody(c.req.raw)) return next();
+    const type = c.req.header("content-type") ?? "";
+    if (!ACCEPTED_BODY_TYPES.test(type)) {
+      return c.json(
+        {
+          ok: false,
+          error: `Unsupported content type ${JSON.stringify(type.slice(0, 100))}: send a form (application/x-www-form-urlencoded or multipart/form-data) or application/json.`,
+        },
+        415,
+      );
+    }
+    return next();
+  });
+  const tooLarge = (limit: number, message: string) =>
+    bodyLimit({
+      maxSize: limit,
+      onError: (c) => c.json({ ok: false, error: message }, 413),
+    });
+  const postBodies = tooLarge(MAX_POST_REQUEST_BYTES, POST_TOO_LARGE);
+  const formBodies = tooLarge(
+    MAX_FORM_BYTES,
+    `The request body is larger than ${MAX_FORM_BYTES / 1024} KB.`,
+  );
+  app.use((c, next) => {
+    if (!BODY_METHODS.has(c.req.method)) return next();
+    return (/^\/api\/posts(?:\/|$)/.test(c.req.path) ? postBodies : formBodies)(c, next);
   });
 
   app.use(compress());
@@ -83,16 +178,52 @@ export function createHttpApp({ env, database, loadBuild, clientDir, wakeDeliver
     );
   }
 
-  app.all("*", (c) => {
-    const context = new RouterContextProvider();
-    context.set(appContext, {
-      db: database.db,
-      env,
-      clientAddress: c.env?.incoming?.socket?.remoteAddress ?? "unknown",
-      wakeDelivery,
-    });
-    return handleRequest(c.req.raw, context);
+  app.use(privateResponses());
+  app.use(
+    pageCacheMiddleware(pageCache ?? null, {
+      afterOwnerWrite,
+      isOwner: (cookieHeader) => hasOwnerSession(cookieHeader, env.siteUrl, database.db),
+    }),
+  );
+
+  app.all("*", async (c) => {
+    let degraded = false;
+    const render = (databaseUnavailable: boolean) => {
+      const context = new RouterContextProvider();
+      context.set(appContext, {
+        db: database.db,
+        env,
+        clientAddress: c.env?.incoming?.socket?.remoteAddress ?? "unknown",
+        wakeDelivery,
+        nonce: c.get("secureHeadersNonce"),
+        requestId: c.get("requestId"),
+        databaseUnavailable,
+        degraded: () => {
+          degraded = true;
+          const state = c.get("renderState");
+          if (state) state.degraded = true;
+        },
+      });
+      return handleRequest(c.req.raw, context);
+    };
+    if (health.isDown) return unavailable(await render(true));
+    const response = await render(false);
+    // A server error, or a page that had to show a section empty, may mean the database is
+    // gone: ask it, and if so answer 503 instead.
+    if ((response.status < 500 && !degraded) || (await health.check())) return response;
+    if (c.req.method === "GET" || c.req.method === "HEAD") {
+      await response.body?.cancel();
+      return unavailable(await render(true));
+    }
+    // The body was read by the action: keep its answer, with the status that explains it.
+    return unavailable(new Response(response.body, { status: 503, headers: response.headers }));
   });
 
   return app;
+}
+
+function unavailable(response: Response): Response {
+  response.headers.set("Retry-After", "5");
+  response.headers.set("Cache-Control", "no-store");
+  return response;
 }

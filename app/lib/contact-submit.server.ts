@@ -9,6 +9,7 @@ import {
   contactBoundsProblem,
   contactProblem,
 } from "./contact-rules";
+import { errorMessage, logEvent } from "./log.server";
 
 export type ContactResult = { ok: boolean; title: string; message: string };
 
@@ -58,7 +59,7 @@ export async function handleContact(
   const problem = contactProblem(input) ?? contactBoundsProblem(input);
   if (problem) return failure(400, problem);
 
-  const { db, env, clientAddress, wakeDelivery } = context.get(appContext);
+  const { db, env, clientAddress, wakeDelivery, requestId } = context.get(appContext);
   const spam = text(read, CONTACT_FIELDS.honeypot).trim() !== "";
   try {
     const outcome = await submitContact(
@@ -67,11 +68,16 @@ export async function handleContact(
       env.contactRateLimit,
     );
     if (outcome === "limited") {
-      console.warn(JSON.stringify({ event: "contact-rate-limited", address: clientAddress }));
+      logEvent("warn", "contact-rate-limited", { requestId, address: clientAddress });
       return failure(429, CONTACT_TEXT.failed);
     }
   } catch (error) {
-    console.error("Error storing a contact message:", error);
+    // The original's console text, as a structured line.
+    logEvent("error", "contact-store-failed", {
+      requestId,
+      message: "Error storing a contact message:",
+      error: errorMessage(error),
+    });
     return failure(500, CONTACT_TEXT.failed);
   }
   if (!spam) wakeDelivery?.();

@@ -21,8 +21,15 @@ export const mailDeliveryConfigured = (env: Env) => Boolean(env.smtpUrl || env.r
 /** SMTP when SMTP_URL is set (nodemailer), else the Resend API when RESEND_API_KEY is, else none. */
 export function mailTransportFrom(env: Env): MailTransport | null {
   if (env.smtpUrl) {
-    // Timeouts go in the URL's query if needed (nodemailer reads them there).
-    const transporter = nodemailer.createTransport(env.smtpUrl);
+    // A send must end well inside the delivery claim (CLAIM_MS, two minutes), or another worker
+    // could send the message again meanwhile; nodemailer's defaults wait up to ten minutes.
+    // The URL's own query may still set them (the URL wins).
+    const transporter = nodemailer.createTransport({
+      url: env.smtpUrl,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 45_000,
+    });
     return {
       name: "smtp",
       send: async (mail) => {

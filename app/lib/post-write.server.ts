@@ -4,6 +4,7 @@ import { sanitizePostHtml } from "./sanitize.server";
 
 /** Request bodies above this are refused unread (JSON escaping can double the content). */
 export const MAX_POST_REQUEST_BYTES = 3 * POST_LIMITS.contentBytes;
+export const POST_TOO_LARGE = "The post is larger than 1 MB.";
 
 export type PostWrite =
   { ok: true; value: PostInput } | { ok: false; status: number; error: string };
@@ -19,11 +20,11 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
   }
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_POST_REQUEST_BYTES) {
-    return { ok: false, status: 413, error: "The post is larger than 1 MB." };
+    return { ok: false, status: 413, error: POST_TOO_LARGE };
   }
   const raw = await request.text();
   if (Buffer.byteLength(raw) > MAX_POST_REQUEST_BYTES) {
-    return { ok: false, status: 413, error: "The post is larger than 1 MB." };
+    return { ok: false, status: 413, error: POST_TOO_LARGE };
   }
   let body: unknown;
   try {

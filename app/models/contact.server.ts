@@ -32,6 +32,10 @@ export async function submitContact(
 ): Promise<"stored" | "limited"> {
   return db.transaction(async (tx) => {
     if (limit > 0) {
+      // One submission per address at a time, so parallel ones cannot all see room left.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtext(${`contact:${input.clientAddress}`}))`,
+      );
       const since = new Date(Date.now() - RATE_LIMIT.windowMs);
       const [recent] = await tx
         .select({ n: count() })
@@ -103,7 +107,8 @@ export async function markAttemptFailed(db: Database, message: ContactMessage, e
       lockedUntil: null,
       nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)),
     })
-    .where(eq(contactMessages.id, message.id));
+    // A late failure must never undo a delivery another worker made meanwhile.
+    .where(and(eq(contactMessages.id, message.id), eq(contactMessages.status, "pending")));
 }
 
 /** The owner's inbox, newest first. */

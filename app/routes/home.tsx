@@ -16,27 +16,31 @@ import { site } from "~/site.config";
 import type { Route } from "./+types/home";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { db, degraded } = context.get(appContext);
   // A client-side navigation shows the page at once, with "Loading experiences..." in these two
   // sections until their rows stream in; a document arrives with both already filled in.
-  const experiences = emptyOnError(listExperiences(db), "Error fetching experiences:").then(
-    (rows) =>
-      rows.map((e) => ({
-        id: e.id,
-        heading: `${e.title} at ${e.company}`,
-        from: e.from,
-        to: e.to,
-        current: e.currentJob,
-      })),
-  );
-  const education = emptyOnError(listStudies(db), "Error fetching education:").then((rows) =>
-    rows.map((s) => ({
-      id: s.id,
-      heading: `${s.degree} at ${s.institution}`,
-      from: s.from,
-      to: s.to,
-      current: s.currentlyStudying,
+  const experiences = emptyOnError(
+    listExperiences(db),
+    "Error fetching experiences:",
+    degraded,
+  ).then((rows) =>
+    rows.map((e) => ({
+      id: e.id,
+      heading: `${e.title} at ${e.company}`,
+      from: e.from,
+      to: e.to,
+      current: e.currentJob,
     })),
+  );
+  const education = emptyOnError(listStudies(db), "Error fetching education:", degraded).then(
+    (rows) =>
+      rows.map((s) => ({
+        id: s.id,
+        heading: `${s.degree} at ${s.institution}`,
+        from: s.from,
+        to: s.to,
+        current: s.currentlyStudying,
+      })),
   );
   if (isClientNavigation(request)) return { experiences, education };
   return { experiences: await experiences, education: await education };
@@ -45,7 +49,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 /** The contact form without JavaScript: a plain POST, answered with the page and the toast. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { status, body, fields } = await handleContact(request, context);
-  return data({ outcome: body, fields }, { status });
+  return data(
+    { outcome: body, fields },
+    { status, headers: status === 429 ? { "Retry-After": "600" } : undefined },
+  );
+}
+
+/** A document POST carries the action's headers (Retry-After on 429) only through this. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,6 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 
 import { appContext } from "~/context";
+import { logEvent } from "~/lib/log.server";
 import { pageMeta } from "~/lib/seo";
 import { isOwner, safeRedirect, sessionCookie } from "~/lib/session.server";
 import { signIn } from "~/models/auth.server";
@@ -18,23 +19,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "The form could not be read." }, { status: 400 });
   const password = form.get("password");
   const redirectTo = safeRedirect(form.get("redirectTo"));
-  const { db, clientAddress } = context.get(appContext);
+  const { db, clientAddress, requestId } = context.get(appContext);
   if (typeof password !== "string" || password === "") {
     return data({ error: "Enter the password." }, { status: 400 });
   }
   const result = await signIn(db, password, clientAddress);
   if (!result.ok) {
     if (result.reason === "throttled") {
-      console.warn(JSON.stringify({ event: "sign-in-throttled", address: clientAddress }));
+      logEvent("warn", "sign-in-throttled", { requestId, address: clientAddress });
       return data({ error: THROTTLED }, { status: 429, headers: { "Retry-After": "3600" } });
     }
-    console.warn(JSON.stringify({ event: "sign-in-failed", address: clientAddress }));
+    logEvent("warn", "sign-in-failed", { requestId, address: clientAddress });
     return data({ error: WRONG_PASSWORD }, { status: 401 });
   }
-  console.log(JSON.stringify({ event: "sign-in", address: clientAddress }));
+  logEvent("info", "sign-in", { requestId, address: clientAddress });
   return redirect(redirectTo, {
     headers: {
       "Set-Cookie": await sessionCookie(context).serialize(result.sessionId, {

@@ -18,11 +18,25 @@ describe("password hashes", () => {
   it("are salted scrypt with the OWASP parameters, and verify only the right password", async () => {
     const a = await hashPassword("correct horse");
     const b = await hashPassword("correct horse");
-    expect(a).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(a).toMatch(/^scrypt\$16384\$8\$5\$[\w-]{22}\$[\w-]{43}$/);
     expect(a).not.toBe(b);
     expect(await verifyPassword("correct horse", a)).toBe(true);
     expect(await verifyPassword("correct hors", a)).toBe(false);
     expect(await verifyPassword("x", "not-a-hash")).toBe(false);
+  });
+
+  it("still verify hashes made with the earlier N=2^17, r=8, p=1", async () => {
+    const { scryptSync } = await import("node:crypto");
+    const salt = Buffer.from("0123456789abcdef");
+    const key = scryptSync("old password", salt, 32, {
+      N: 2 ** 17,
+      r: 8,
+      p: 1,
+      maxmem: 256 * 1024 * 1024,
+    });
+    const old = `scrypt$131072$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
+    expect(await verifyPassword("old password", old)).toBe(true);
+    expect(await verifyPassword("new password", old)).toBe(false);
   });
 });
 
@@ -58,6 +72,15 @@ for (const driver of drivers) {
       expect(first.ok && second.ok && first.sessionId !== second.sessionId).toBe(true);
       await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) });
       expect(second.ok && (await isValidSession(database.db, second.sessionId))).toBe(false);
+    });
+
+    it("guesses sent all at once get no more than 5 password checks", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => signIn(database.db, "wrong", "10.0.0.7")),
+      );
+      const reasons = results.map((r) => (r.ok ? "ok" : r.reason));
+      expect(reasons.filter((r) => r === "wrong-password")).toHaveLength(MAX_FAILURES);
+      expect(reasons.filter((r) => r === "throttled")).toHaveLength(20 - MAX_FAILURES);
     });
 
     it("throttles an address after 5 failures in an hour, without checking the password", async () => {

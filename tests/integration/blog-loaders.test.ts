@@ -3,7 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Route as BlogRoute } from "../../app/routes/+types/blog";
 import type { Route as PostRoute } from "../../app/routes/+types/blog.post";
 import { loader as blogLoader } from "../../app/routes/blog";
+import type { Route as EditRoute } from "../../app/routes/+types/blog.edit";
+import { loader as editLoader } from "../../app/routes/blog.edit";
 import { loader as postLoader } from "../../app/routes/blog.post";
+import { sessionCookie } from "../../app/lib/session.server";
+import { setOwnerPassword, signIn } from "../../app/models/auth.server";
 import { blogPosts } from "../../database/schema";
 import { freshPglite, routeContext, type TestDatabase } from "./databases";
 
@@ -69,5 +73,27 @@ describe("the blog loaders", () => {
     expect(result.post.content).toBe("<p>ok</p>");
     // A blank English version counts as none: no badge, no toggle.
     expect(result.post.contentEn).toBeNull();
+  });
+
+  it("the editor gets stored HTML sanitized again, even a row written around the API", async () => {
+    const [row] = await database.db
+      .insert(blogPosts)
+      .values({
+        title: "Raw",
+        content: '<p>Kept</p><img src=x onerror="alert(1)"><script>alert(2)</script>',
+      })
+      .returning({ id: blogPosts.id });
+    await setOwnerPassword(database.db, "owner-password");
+    const session = await signIn(database.db, "owner-password", "127.0.0.1");
+    if (!session.ok) throw new Error("sign-in failed");
+    const context = routeContext(database);
+    const cookie = await sessionCookie(context).serialize(session.sessionId);
+    const result = (await editLoader({
+      request: new Request(`http://localhost/blog/${row!.id}/edit`, { headers: { cookie } }),
+      context,
+      params: { id: String(row!.id) },
+    } as unknown as EditRoute.LoaderArgs)) as { post: { content: string } };
+    expect(result.post.content).toContain("<p>Kept</p>");
+    expect(result.post.content).not.toMatch(/onerror|<script|alert/);
   });
 });

@@ -81,6 +81,16 @@ for (const driver of drivers) {
       await database.dispose();
     });
 
+    it("messages sent all at once from one address cannot all slip under the limit", async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, n) =>
+          submitContact(database.db, message({ message: `Parallel message number ${n}` }), 5),
+        ),
+      );
+      expect(outcomes.filter((o) => o === "stored")).toHaveLength(5);
+      expect(outcomes.filter((o) => o === "limited")).toHaveLength(7);
+    });
+
     it("stores messages, marks honeypot ones as spam, and limits an address to 5 in 10 minutes", async () => {
       for (let i = 0; i < RATE_LIMIT.messages - 1; i++) {
         expect(await submitContact(database.db, message())).toBe("stored");

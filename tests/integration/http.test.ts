@@ -14,9 +14,9 @@ describe("the HTTP app", () => {
     await database.dispose();
   });
 
-  const app = () =>
+  const app = (settings: Record<string, string> = {}) =>
     createHttpApp({
-      env: parseEnv({}),
+      env: parseEnv(settings),
       database,
       loadBuild: () => Promise.reject(new Error("no React Router build in this test")),
     });
@@ -35,5 +35,28 @@ describe("the HTTP app", () => {
     const response = await http.request("/healthz");
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ status: "unavailable" });
+  });
+
+  it("sends HSTS for a year only when the site is served over https", async () => {
+    const secure = await app({ NODE_ENV: "production", SITE_URL: "https://example.com" }).request(
+      "/healthz",
+    );
+    expect(secure.headers.get("strict-transport-security")).toBe(
+      "max-age=31536000; includeSubDomains",
+    );
+    expect(secure.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+    const plain = await app({ NODE_ENV: "production", SITE_URL: "http://localhost:3000" }).request(
+      "/healthz",
+    );
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
+    expect(plain.headers.get("content-security-policy")).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("gives every response an id of its own, never the client's", async () => {
+    const http = app();
+    const forged = await http.request("/healthz", { headers: { "X-Request-Id": "forged-id" } });
+    const id = forged.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await http.request("/healthz")).headers.get("x-request-id")).not.toBe(id);
   });
 });
