@@ -7,7 +7,22 @@ export default defineConfig({
   // modules and aliases; server.js only loads the result. React Router 8 reads this input
   // from the ssr environment, not from build.rollupOptions.
   environments: {
-    ssr: { build: { rollupOptions: { input: "./server/app.ts" } } },
+    ssr: {
+      build: { rollupOptions: { input: "./server/app.ts" } },
+      // Bundled, so only what the server uses is loaded: importing drizzle-orm from
+      // node_modules alone costs ~130 MB at start-up (its package.json exports map), and the
+      // icon packages load thousands of icons. Start-up peak fell from 308 MB to 87 MB.
+      resolve: {
+        noExternal: [
+          "drizzle-orm",
+          "lucide-react",
+          "simple-icons",
+          "zod",
+          "hono",
+          "@hono/node-server",
+        ],
+      },
+    },
   },
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],

@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 
 import { appContext } from "./context";
 import { errorMessage, logEvent } from "./lib/log.server";
@@ -76,6 +76,8 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // A visitor who went away is not an error.
   if (request.signal.aborted) return;
+  // A 4xx thrown on purpose (a 404, a 401, a 400 with its message) is an answer, not an error.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logServerError(error, request, context);
 };
 

@@ -1,6 +1,9 @@
 // `npm test`: every test layer this machine can run, and a plain count at the end.
 //   unit + integration (Vitest; PostgreSQL too when TEST_DATABASE_URL is set)
+//   budgets (page weight and editor code, read from the production build; tests/budgets)
+//   built server (the production bundle in process: fuzzing and bad input; tests/built)
 //   end-to-end (Playwright in Chromium against the built production server)
+//   load and faults (the production server under load, and its database cut; tests/load)
 // It says what it skipped and why; with CI=true nothing may be skipped.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -64,13 +67,59 @@ if (existsSync(vitestJson)) {
   problems.push(`Vitest produced no report (exit status ${vitestStatus})`);
 }
 
+// --- production build, then the layers that read it ----------------------------------------
+// The build serves the budgets, the built-server tests and the end-to-end tests; SKIP_BUILD=1
+// uses the one in build/ (with none there, those tests fail and say so).
+const buildStatus = process.env.SKIP_BUILD === "1" ? 0 : run("react-router", ["build"]);
+
+/** Runs one Vitest config as a layer of its own; `layerOf(file, test)` names each test's layer. */
+function vitestLayer(name, config, layerOf = () => name) {
+  if (buildStatus !== 0) {
+    problems.push(`the production build failed, so the ${name} tests could not run`);
+    return;
+  }
+  const json = path.join(OUT, `${path.basename(path.dirname(config))}.json`);
+  rmSync(json, { force: true });
+  const status = run("vitest", [
+    "run",
+    `--config=${config}`,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${json}`,
+  ]);
+  if (!existsSync(json)) {
+    problems.push(`the ${name} tests produced no report (exit status ${status})`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(json, "utf8"));
+  let ran = 0;
+  for (const file of report.testResults) {
+    for (const test of file.assertionResults) {
+      tally(layerOf(file, test), test.status);
+      ran++;
+    }
+    if (file.status === "failed" && file.assertionResults.length === 0) {
+      problems.push(`Vitest could not run ${path.relative(process.cwd(), file.name)}`);
+    }
+  }
+  if (ran === 0) problems.push(`the ${name} layer found no tests`);
+}
+
+const byDatabase = (name) => (_file, test) =>
+  test.ancestorTitles.some((t) => /postgres/i.test(t))
+    ? `${name} (PostgreSQL)`
+    : `${name} (PGlite)`;
+
+vitestLayer("budgets", "tests/budgets/vitest.config.ts");
+// The production server bundle, in process, against both databases (fuzzing, bad input).
+vitestLayer("built server", "tests/built/vitest.config.ts", byDatabase("built server"));
+
 // --- end-to-end ------------------------------------------------------------------------------
 if (!existsSync(CHROME)) {
   const reason = `end-to-end tests: no Chromium at ${CHROME} (apt-get install -y chromium, or set CHROME_PATH)`;
   if (CI) problems.push(`${reason} (required with CI=true)`);
   else skips.push(reason);
 } else {
-  const buildStatus = process.env.SKIP_BUILD === "1" ? 0 : run("react-router", ["build"]);
   if (buildStatus !== 0) {
     problems.push("the production build failed, so the end-to-end tests could not run");
   } else {
@@ -100,6 +149,9 @@ if (!existsSync(CHROME)) {
     }
   }
 }
+
+// --- load and faults: last, alone, since they take the machine's every core ----------------
+vitestLayer("load and faults", "tests/load/vitest.config.ts");
 
 // --- summary ---------------------------------------------------------------------------------
 let passed = 0;

@@ -39,4 +39,15 @@ describe("contactBoundsProblem", () => {
     );
     expect(contactBoundsProblem({ ...ok, message: "m".repeat(10_000) })).toBeNull();
   });
+  it("refuses U+0000, which PostgreSQL cannot store", () => {
+    expect(contactBoundsProblem({ ...ok, name: "A\0na" })).toBe(
+      "The name contains a null character.",
+    );
+    expect(contactBoundsProblem({ ...ok, email: "a\0@x.io" })).toBe(
+      "The e-mail contains a null character.",
+    );
+    expect(contactBoundsProblem({ ...ok, message: "\0" })).toBe(
+      "The message contains a null character.",
+    );
+  });
 });

@@ -19,6 +19,8 @@ export const CONTACT_LIMITS = { name: 200, email: 320, message: 10_000 } as cons
 /** `local@domain.tld` with no whitespace anywhere. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+const FIELD_NAMES = { name: "name", email: "e-mail", message: "message" } as const;
+
 export type ContactInput = { name: string; email: string; message: string };
 
 /**
@@ -34,6 +36,10 @@ export function contactProblem(input: ContactInput): string | null {
 
 /** The server's extra bounds (a browser cannot be trusted to keep them). */
 export function contactBoundsProblem(input: ContactInput): string | null {
+  for (const field of ["name", "email", "message"] as const) {
+    // PostgreSQL text cannot hold U+0000; no keyboard types it either.
+    if (input[field].includes("\0")) return `The ${FIELD_NAMES[field]} contains a null character.`;
+  }
   if (input.name.trim().length > CONTACT_LIMITS.name)
     return `The name can be at most ${CONTACT_LIMITS.name} characters.`;
   if (input.email.trim().length > CONTACT_LIMITS.email)

@@ -22,6 +22,12 @@ describe("postSchema", () => {
       "Description can be at most 1000 characters.",
     ],
     [{ title: 5, content: "<p>x</p>" }, "Title must be text."],
+    [{ title: "a\0b", content: "<p>x</p>" }, "Title contains a null character."],
+    [
+      { title: "t", description: "\0", content: "<p>x</p>" },
+      "Description contains a null character.",
+    ],
+    [{ title: "t", content: "<p>x\0</p>" }, "Content contains a null character."],
   ])("rejects %j with %s", (input, message) => {
     const result = postSchema.safeParse(input);
     expect(result.success).toBe(false);

@@ -39,12 +39,22 @@ describe("safeRedirect", () => {
   it("keeps paths on this site", () => {
     expect(safeRedirect("/blog/new")).toBe("/blog/new");
     expect(safeRedirect("/blog?page=2")).toBe("/blog?page=2");
+    expect(safeRedirect("/blog#top")).toBe("/blog#top");
+  });
+  it("encodes what a Location header cannot carry", () => {
+    expect(safeRedirect("/blog/ñ?q=é")).toBe("/blog/%C3%B1?q=%C3%A9");
+    expect(safeRedirect("/blog\r\nSet-Cookie: x=1")).toBe("/blogSet-Cookie:%20x=1");
+    expect(safeRedirect("/blog\u0000x")).toBe("/blog%00x");
   });
   it.each([
     "https://evil.example/",
     "//evil.example/",
     "/\\evil.example",
     "javascript:alert(1)",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "/.//evil.example",
     "",
     null,
     undefined,

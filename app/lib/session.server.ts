@@ -57,10 +57,24 @@ export function isOwner(request: Request, context: Context): Promise<boolean> {
   return check;
 }
 
-/** Same-site paths only: anything else (other hosts, `//x`, `/\x`) goes home. */
+const REDIRECT_BASE = "http://redirect.invalid";
+
+/**
+ * Same-site paths only: anything else (other hosts, `//x`, `/\x`, `/\t/x`, which browsers read
+ * as `//x`) goes home. The path is returned as the URL parser normalises it, so control
+ * characters and non-ASCII text are percent-encoded and always fit in a Location header.
+ */
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined): string {
-  if (typeof target !== "string" || !target.startsWith("/") || /^\/[/\\]/.test(target)) return "/";
-  return target;
+  if (typeof target !== "string" || !target.startsWith("/")) return "/";
+  let url: URL;
+  try {
+    url = new URL(target, REDIRECT_BASE);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== REDIRECT_BASE) return "/";
+  const path = url.pathname + url.search + url.hash;
+  return /^\/[/\\]/.test(path) ? "/" : path;
 }
 
 /** Owner pages: anyone else is sent to sign in, and comes back afterwards. */

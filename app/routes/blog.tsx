@@ -21,7 +21,11 @@ const PAGE_PARAM = /^[1-9]\d{0,8}$/;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const search = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+  // U+0000 cannot reach PostgreSQL and matches nothing a post can hold: it is dropped.
+  const search = (url.searchParams.get("q") ?? "")
+    .replaceAll("\0", "")
+    .trim()
+    .slice(0, SEARCH_MAX_LENGTH);
   const pageParam = url.searchParams.get("page");
   if (pageParam !== null && !PAGE_PARAM.test(pageParam)) {
     throw redirect(blogHref({ search }));

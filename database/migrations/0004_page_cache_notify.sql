@@ -48,3 +48,23 @@ CREATE TRIGGER job_experiences_page_cache AFTER INSERT OR UPDATE OR DELETE OR TR
 --> statement-breakpoint
 CREATE TRIGGER studies_page_cache AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "studies"
   FOR EACH STATEMENT EXECUTE FUNCTION page_cache_notify_profile();
+--> statement-breakpoint
+-- A statement that touched no row (deleting a post that is gone) changes no page: the cached
+-- page boundaries stay valid, so blog_stats keeps its version.
+CREATE OR REPLACE FUNCTION blog_stats_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+    RETURN NULL;
+  END IF;
+  UPDATE "blog_stats" SET "post_count" = "post_count" + (SELECT count(*) FROM new_rows), "version" = "version" + 1;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION blog_stats_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM old_rows) THEN
+    RETURN NULL;
+  END IF;
+  UPDATE "blog_stats" SET "post_count" = "post_count" - (SELECT count(*) FROM old_rows), "version" = "version" + 1;
+  RETURN NULL;
+END $$;

@@ -109,6 +109,22 @@ for (const driver of drivers) {
       expect((await listPostsPage(database.db, { page: 1, search: "" })).total).toBe(0);
     });
 
+    it("leaves the stored count and version alone when a write touches no post", async () => {
+      await insertPosts(database.db, 3);
+      const stats = () => database.db.execute(sql`select post_count, version from blog_stats`);
+      const before = (await stats()).rows;
+      await database.db.delete(blogPosts).where(eq(blogPosts.id, 999_999));
+      await database.db.insert(blogPosts).select(
+        database.db
+          .select()
+          .from(blogPosts)
+          .where(sql`false`),
+      );
+      expect((await stats()).rows).toEqual(before);
+      await database.db.delete(blogPosts).where(eq(blogPosts.title, "Post 1"));
+      expect((await stats()).rows).not.toEqual(before);
+    });
+
     it("searches title or description, case-insensitively", async () => {
       await database.db.insert(blogPosts).values([
         {

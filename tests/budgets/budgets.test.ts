@@ -1,0 +1,280 @@
+// Page weight budgets, read from the production build (build/client), not from a browser.
+//
+// For each public page the JavaScript it loads is: the client entry and its imports, the route
+// manifest file, and the root and page route modules with their imports (as the manifest lists
+// them, plus any static import found in those files), each file counted once. Its CSS is the
+// entry's, the root's and the route's stylesheets. Sizes are gzip at level 6 (zlib's default),
+// and 1 KB is 1000 bytes, as Vite's build report counts.
+//
+// Editor code (TipTap / ProseMirror) must load only on the editor pages, so for the public pages
+// the check also follows dynamic imports: a lazily loaded editor is still editor code.
+// It is detected by content: the editor chunk is full of "ProseMirror" (class names such as
+// ProseMirror-selectednode) and "tiptap", which minification keeps. The editor pages must reach
+// such a file, so the check cannot pass by matching nothing.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import { gzipSync } from "node:zlib";
+
+import { afterAll, describe, expect, test } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const CLIENT = path.join(ROOT, "build", "client");
+const ASSETS = path.join(CLIENT, "assets");
+
+const KB = 1000;
+const GZIP_LEVEL = 6;
+// Issue 6 asks for 100 KB. React 19's DOM client and React Router 8's runtime alone weigh
+// 105.4 KB gzip, so that cannot hold on this stack while pages hydrate; docs/decisions/008
+// records the measurement and sets this ceiling: today's pages plus a small margin.
+const JS_BUDGET = 135 * KB;
+const CSS_BUDGET = 20 * KB;
+const EDITOR_MARKERS = /prosemirror|tiptap/gi;
+
+const PAGES = [
+  { url: "/", route: "routes/home" },
+  { url: "/blog", route: "routes/blog" },
+  { url: "/blog/:id", route: "routes/blog.post" },
+];
+const EDITOR_PAGES = [
+  { url: "/blog/new", route: "routes/blog.new" },
+  { url: "/blog/:id/edit", route: "routes/blog.edit" },
+];
+
+interface ManifestRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+  css?: string[];
+}
+interface Manifest {
+  entry: { module: string; imports?: string[]; css?: string[] };
+  routes: Record<string, ManifestRoute>;
+}
+interface Build {
+  manifestUrl: string; // "/assets/manifest-<hash>.js"
+  manifest: Manifest;
+}
+interface Asset {
+  url: string;
+  text: string;
+  gzip: number;
+}
+interface Page {
+  url: string;
+  route: string;
+  js: Asset[]; // loaded with the page
+  css: Asset[];
+  reachable: Asset[]; // js plus everything it may import on demand
+}
+
+const rel = (file: string) => path.relative(ROOT, file) || ".";
+const kb = (bytes: number) => (bytes / KB).toFixed(1);
+
+let loaded: Build | undefined;
+function build(): Build {
+  if (loaded) return loaded;
+  const missing = `No client build in ${rel(ASSETS)}: run \`npx react-router build\` first (npm test builds unless SKIP_BUILD=1)`;
+  if (!existsSync(ASSETS)) throw new Error(missing);
+  const files = readdirSync(ASSETS).filter((f) => /^manifest-[\w-]+\.js$/.test(f));
+  if (files.length === 0) throw new Error(`${missing}; there is no manifest-*.js`);
+  if (files.length > 1) {
+    throw new Error(`Several route manifests in ${rel(ASSETS)} (${files.join(", ")}): rebuild`);
+  }
+  const file = files[0]!;
+  const sandbox: { window: { __reactRouterManifest?: Manifest } } = { window: {} };
+  vm.runInNewContext(readFileSync(path.join(ASSETS, file), "utf8"), sandbox, {
+    filename: file,
+    timeout: 1000,
+  });
+  const manifest = sandbox.window.__reactRouterManifest;
+  if (!manifest?.entry?.module || !manifest.routes) {
+    throw new Error(`${file} did not set window.__reactRouterManifest with entry and routes`);
+  }
+  loaded = { manifestUrl: `/assets/${file}`, manifest };
+  return loaded;
+}
+
+const assets = new Map<string, Asset>();
+function asset(url: string): Asset {
+  let found = assets.get(url);
+  if (!found) {
+    const file = path.join(CLIENT, url);
+    if (!url.startsWith("/assets/") || !existsSync(file)) {
+      throw new Error(`The build refers to ${url}, but there is no ${rel(file)}`);
+    }
+    const bytes = readFileSync(file);
+    found = {
+      url,
+      text: bytes.toString("utf8"),
+      gzip: gzipSync(bytes, { level: GZIP_LEVEL }).length,
+    };
+    assets.set(url, found);
+  }
+  return found;
+}
+
+// `import{a as b}from"./x.js"`, `import"./x.js"`, `export{a}from"./x.js"`: loaded with the file.
+function staticImports(from: Asset): string[] {
+  const found: string[] = [];
+  for (const m of from.text.matchAll(
+    /\b(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'`](\.{1,2}\/[^"'`]+?\.js)["'`]/g,
+  )) {
+    found.push(path.posix.join(path.posix.dirname(from.url), m[1]!));
+  }
+  return found;
+}
+
+// Any chunk the file names: its static imports, `import(`./x.js`)` and Vite's preload list
+// (`__vite__mapDeps`, "assets/x.js"). Names that are not files in the build are ignored.
+function references(from: Asset): string[] {
+  const found: string[] = [];
+  for (const m of from.text.matchAll(/["'`](\.{1,2}\/|\/?assets\/)([\w.-]+\.js)["'`]/g)) {
+    const url = m[1]!.includes("assets/")
+      ? `/assets/${m[2]}`
+      : path.posix.join(path.posix.dirname(from.url), m[1]! + m[2]!);
+    if (existsSync(path.join(CLIENT, url))) found.push(url);
+  }
+  return found;
+}
+
+function closure(start: string[], next: (a: Asset) => string[], skip = new Set<string>()) {
+  const seen = new Map<string, Asset>();
+  const queue = [...start];
+  for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+    if (seen.has(url)) continue;
+    const a = asset(url);
+    seen.set(url, a);
+    if (!skip.has(url)) queue.push(...next(a));
+  }
+  return [...seen.values()];
+}
+
+// "/blog/:id" for routes/blog.post, from the manifest's paths, so a page is never measured
+// against a route that no longer serves it.
+function urlOf(chain: ManifestRoute[]) {
+  const segments = chain.map((r) => r.path ?? "").filter(Boolean);
+  return `/${segments.join("/")}`;
+}
+
+const pages = new Map<string, Page>();
+function page(url: string, route: string): Page {
+  const cachedPage = pages.get(route);
+  if (cachedPage) return cachedPage;
+  const { manifest, manifestUrl } = build();
+  const chain: ManifestRoute[] = [];
+  for (let id: string | undefined = route; id !== undefined;) {
+    const r: ManifestRoute | undefined = manifest.routes[id];
+    if (!r) throw new Error(`The route manifest has no route "${id}" (needed for ${url})`);
+    chain.unshift(r);
+    id = r.parentId;
+  }
+  if (urlOf(chain) !== url) {
+    throw new Error(`Route ${route} serves ${urlOf(chain)} now, not ${url}: update PAGES`);
+  }
+  const listed = [
+    manifestUrl,
+    manifest.entry.module,
+    ...(manifest.entry.imports ?? []),
+    ...chain.flatMap((r) => [r.module, ...(r.imports ?? [])]),
+  ];
+  const js = closure(listed, staticImports);
+  // The manifest names every route's module, but the router loads those only on navigation.
+  const reachable = closure(listed, references, new Set([manifestUrl]));
+  const css = [...new Set([...(manifest.entry.css ?? []), ...chain.flatMap((r) => r.css ?? [])])];
+  const result = { url, route, js, css: css.map(asset), reachable };
+  pages.set(route, result);
+  return result;
+}
+
+const total = (list: Asset[]) => list.reduce((sum, a) => sum + a.gzip, 0);
+const breakdown = (list: Asset[]) =>
+  [...list]
+    .sort((a, b) => b.gzip - a.gzip)
+    .map((a) => `  ${kb(a.gzip).padStart(6)} KB  ${a.url}`)
+    .join("\n");
+function editorFiles(list: Asset[]) {
+  return list.flatMap((a) => {
+    const markers = [...new Set(a.text.match(EDITOR_MARKERS) ?? [])];
+    return markers.length ? [{ url: a.url, markers, gzip: a.gzip }] : [];
+  });
+}
+
+describe(`page weight budgets, gzip level ${GZIP_LEVEL}`, () => {
+  for (const { url, route } of PAGES) {
+    test(`${url} loads at most ${JS_BUDGET / KB} KB of JavaScript`, () => {
+      const p = page(url, route);
+      const { manifest, manifestUrl } = build();
+      const urls = p.js.map((a) => a.url);
+      for (const must of [manifestUrl, manifest.entry.module, manifest.routes.root!.module]) {
+        expect(urls).toContain(must);
+      }
+      expect(urls).toContain(manifest.routes[route]!.module);
+      expect(
+        total(p.js),
+        `${url} loads ${kb(total(p.js))} KB of JavaScript (budget ${JS_BUDGET / KB} KB):\n${breakdown(p.js)}\n`,
+      ).toBeLessThanOrEqual(JS_BUDGET);
+    });
+
+    test(`${url} loads at most ${CSS_BUDGET / KB} KB of CSS`, () => {
+      const p = page(url, route);
+      expect(p.css.length, `${url} loads no stylesheet at all`).toBeGreaterThan(0);
+      expect(
+        total(p.css),
+        `${url} loads ${kb(total(p.css))} KB of CSS (budget ${CSS_BUDGET / KB} KB):\n${breakdown(p.css)}\n`,
+      ).toBeLessThanOrEqual(CSS_BUDGET);
+    });
+
+    test(`${url} loads no editor code (TipTap, ProseMirror), not even on demand`, () => {
+      const found = editorFiles(page(url, route).reachable);
+      const list = found.map((f) => `${f.url} (${f.markers.join(", ")})`).join("; ");
+      expect(found, `${url} reaches editor code: ${list}`).toEqual([]);
+    });
+  }
+
+  for (const { url, route } of EDITOR_PAGES) {
+    test(`${url} does load the editor code (so the check above can see it)`, () => {
+      const found = editorFiles(page(url, route).reachable);
+      expect(
+        found.length,
+        `no file reachable from ${url} matches ${EDITOR_MARKERS}`,
+      ).toBeGreaterThan(0);
+    });
+  }
+});
+
+afterAll(() => {
+  if (pages.size === 0) return;
+  const rows = [...PAGES, ...EDITOR_PAGES].flatMap(({ url, route }) => {
+    const p = pages.get(route);
+    if (!p) return [];
+    const editor = editorFiles(p.reachable);
+    const budgeted = PAGES.some((x) => x.route === route);
+    return [
+      [
+        url,
+        route,
+        String(p.js.length),
+        kb(total(p.js)),
+        kb(total(p.css)),
+        editor.length
+          ? `${editor.map((e) => `${path.posix.basename(e.url)} ${kb(e.gzip)} KB`).join(", ")}`
+          : "none",
+        budgeted ? (total(p.js) <= JS_BUDGET && total(p.css) <= CSS_BUDGET ? "ok" : "OVER") : "-",
+      ],
+    ];
+  });
+  const head = ["page", "route", "JS files", "JS KB", "CSS KB", "editor code", "budget"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)));
+  console.log(
+    [
+      `Page weight (gzip level ${GZIP_LEVEL}, 1 KB = 1000 B; budget per page: JS ${JS_BUDGET / KB} KB, CSS ${CSS_BUDGET / KB} KB; editor pages are not budgeted)`,
+      ...[head, ...rows].map((r) => `  ${line(r).join("  ").trimEnd()}`),
+    ].join("\n"),
+  );
+});
