@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 
-import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
@@ -14,6 +13,7 @@ import { site } from "../app/site.config";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
+import { siteListener } from "./fast-path";
 import { linkPageCache, PageCache } from "./page-cache";
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
@@ -60,6 +60,8 @@ export function createSiteApp({
 }
 
 export { openDatabase, parseEnv, setOwnerPassword, takeDataDirLock, releaseDataDirLock };
+// For tests/built: the cache and the node:http listener as the server runs them.
+export { PageCache, siteListener };
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
 export async function main({ root, dev }: MainOptions) {
@@ -110,7 +112,7 @@ export async function main({ root, dev }: MainOptions) {
     afterOwnerWrite: pageCacheLink?.barrier,
   });
 
-  const listener = getRequestListener(app.fetch);
+  const listener = siteListener(app.fetch, pageCache);
   const server = createServer(
     dev ? (req, res) => dev.middlewares(req, res, () => listener(req, res)) : listener,
   );

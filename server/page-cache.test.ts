@@ -1,8 +1,12 @@
+import { gunzipSync } from "node:zlib";
+
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 
 import {
+  bodyOf,
   cacheTagsOf,
+  gzipWanted,
   PageCache,
   pageCacheMiddleware,
   PRIVATE_NO_STORE,
@@ -148,13 +152,13 @@ describe("the page cache", () => {
   });
 
   it("stays within its byte bound, dropping the least recently used page", async () => {
-    const cache = new PageCache({ maxBytes: 600 });
+    const cache = new PageCache({ maxBytes: 1500 });
     const { app, renders } = site(cache);
     await app.request("/blog/1");
     await app.request("/blog/2");
     await app.request("/blog/1"); // now the most recent
     for (let id = 3; id <= 12; id++) await app.request(`/blog/${id}`);
-    expect(cache.totalBytes).toBeLessThanOrEqual(600);
+    expect(cache.totalBytes).toBeLessThanOrEqual(1500);
     expect(cache.size).toBeGreaterThan(1);
     const before = renders();
     await app.request("/blog/12");
@@ -199,5 +203,54 @@ describe("the page cache", () => {
     expect(renders()).toBe(2);
     expect(response.headers.get("cache-control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
     expect(response.headers.get("vary")).toContain("Cookie");
+  });
+});
+
+describe("cached bodies", () => {
+  const fill = async (cache: PageCache, key: string, body: string, nonce: string) =>
+    (
+      await cache.fill(key, async () => ({
+        status: 200,
+        headers: [],
+        parts: body.split(nonce).map((part) => Buffer.from(part)),
+        etag: 'W/"x"',
+        tags: [],
+      }))
+    ).entry!;
+
+  it.each([
+    ["a nonce in the middle", `<script nonce="N">1</script><p>${"text ".repeat(2000)}</p>`],
+    ["nonces at both ends and side by side", "N<p>é ünïcode</p>NN<b>x</b>N"],
+    ["no nonce at all", "<p>plain</p>".repeat(50)],
+    ["an empty body", ""],
+  ])("splices a fresh nonce into gzip with %s, and gunzip reads it back", async (_, body) => {
+    const entry = await fill(new PageCache({ maxBytes: 1 << 20 }), "/", body, "N");
+    const fresh = "bm9uY2Uvd2l0aCtiYXNlNjQ9PQ==";
+    const expected = body.replaceAll("N", fresh);
+    const plain = Buffer.concat(bodyOf(entry, fresh, false)).toString();
+    const zipped = Buffer.concat(bodyOf(entry, fresh, true));
+    expect(plain).toBe(expected);
+    // gunzip checks the CRC-32 and length in the trailer too.
+    expect(gunzipSync(zipped).toString()).toBe(expected);
+  });
+
+  it("keeps a large page's gzip small", async () => {
+    const body = `<script nonce="N">1</script>${"<p>the same paragraph again</p>".repeat(3000)}`;
+    const entry = await fill(new PageCache({ maxBytes: 1 << 24 }), "/", body, "N");
+    expect(Buffer.concat(bodyOf(entry, "nonce", true)).length).toBeLessThan(body.length / 20);
+  });
+
+  it.each([
+    [undefined, false],
+    ["", false],
+    ["gzip, deflate, br", true],
+    ["br;q=1, gzip;q=0.5", true],
+    ["*", true],
+    ["gzip;q=0", false],
+    ["gzip;q=0, deflate", null],
+    ["deflate", null],
+    ["identity", false],
+  ])("Accept-Encoding %j: gzip %j", (header, wanted) => {
+    expect(gzipWanted(header)).toBe(wanted);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { constants as zlib, crc32, deflateRawSync } from "node:zlib";
 
 import type { MiddlewareHandler } from "hono";
 
@@ -14,7 +15,9 @@ import { notify, type DatabaseHandle } from "../database/db.server";
  * - A render that started before a change is not stored (the generation counter moves).
  * - Concurrent misses of one page share one render.
  * - Bodies keep the nonce of the render that made them as a split point, so every response
- *   still carries a fresh CSP nonce (server/security.ts).
+ *   still carries a fresh CSP nonce (server/security.ts). Each part is also kept compressed;
+ *   a gzip response is those pieces with the nonce between them as a stored (uncompressed)
+ *   block, so a hit costs a checksum, not a compression.
  * - Bounded by bytes, least recently used first out.
  */
 
@@ -34,12 +37,14 @@ const MAX_AGE_MS = 10 * 60_000;
 const KEPT_HEADERS = ["content-type", "content-language", "link", "x-robots-tag"];
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?session=/;
 
-type Entry = {
+export type Entry = {
   key: string;
   status: number;
   headers: [string, string][];
   /** The body split where the render's nonce was. */
   parts: Buffer[];
+  /** Each part as raw DEFLATE, all but the last ending byte-aligned and not final. */
+  deflated: Buffer[];
   etag: string;
   tags: string[];
   bytes: number;
@@ -131,15 +136,17 @@ export class PageCache {
    */
   async fill(
     key: string,
-    render: () => Promise<Omit<Entry, "key" | "bytes" | "storedAt"> | null>,
+    render: () => Promise<Omit<Entry, "key" | "bytes" | "storedAt" | "deflated"> | null>,
   ): Promise<{ entry: Entry | null; rendered: boolean }> {
     const pending = this.inflight.get(key);
     if (pending) return { entry: await pending, rendered: false };
     const generation = this.generation;
     const work = render().then((made) => {
       if (!made) return null;
-      const bytes = made.parts.reduce((sum, part) => sum + part.length, 0) + key.length * 2;
-      const entry: Entry = { ...made, key, bytes, storedAt: Date.now() };
+      const deflated = deflateParts(made.parts);
+      const bytes =
+        [...made.parts, ...deflated].reduce((sum, part) => sum + part.length, 0) + key.length * 2;
+      const entry: Entry = { ...made, deflated, key, bytes, storedAt: Date.now() };
       // A change arrived while rendering: serve this response, but do not keep it.
       if (generation === this.generation) this.store(entry);
       return entry;
@@ -204,18 +211,87 @@ function splitBuffer(body: Buffer, separator: string): Buffer[] {
   return parts;
 }
 
-function joinParts(parts: Buffer[], nonce: string): Buffer {
-  if (parts.length === 1 && parts[0]) return parts[0];
-  const marker = Buffer.from(nonce);
-  const pieces: Buffer[] = [];
-  for (const [index, part] of parts.entries()) {
-    if (index > 0) pieces.push(marker);
-    pieces.push(part);
-  }
-  return Buffer.concat(pieces);
+function deflateParts(parts: Buffer[]): Buffer[] {
+  return parts.map((part, index) =>
+    deflateRawSync(part, {
+      finishFlush: index === parts.length - 1 ? zlib.Z_FINISH : zlib.Z_SYNC_FLUSH,
+    }),
+  );
 }
 
-function etagMatches(ifNoneMatch: string, etag: string): boolean {
+/** RFC 1952: no name, no time, deflate, Unix. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+/** RFC 1951 §3.2.4: a non-final block holding `data` as it is (after a byte-aligned flush). */
+function storedBlock(data: Buffer): Buffer {
+  const block = Buffer.alloc(5 + data.length);
+  block.writeUInt16LE(data.length, 1);
+  block.writeUInt16LE(~data.length & 0xffff, 3);
+  data.copy(block, 5);
+  return block;
+}
+
+/**
+ * One response's body: the stored parts with this response's nonce between them, as gzip when
+ * `gzip`. Returned as pieces to write in order.
+ */
+export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Uint8Array[] {
+  const marker = Buffer.from(nonce);
+  const last = entry.parts.length - 1;
+  if (!gzip) return entry.parts.flatMap((part, index) => (index < last ? [part, marker] : [part]));
+  const stored = storedBlock(marker);
+  const pieces: Uint8Array[] = [GZIP_HEADER];
+  let crc = 0;
+  let size = 0;
+  for (const [index, part] of entry.parts.entries()) {
+    crc = crc32(part, crc);
+    size += part.length;
+    pieces.push(entry.deflated[index] ?? Buffer.alloc(0));
+    if (index < last) {
+      crc = crc32(marker, crc);
+      size += marker.length;
+      pieces.push(stored);
+    }
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  pieces.push(trailer);
+  return pieces;
+}
+
+/**
+ * Whether to answer gzip: "gzip" (or "*") accepted with a non-zero q. Null when the client
+ * would rather have deflate, which only Hono's compress middleware writes.
+ */
+export function gzipWanted(acceptEncoding: string | undefined): boolean | null {
+  if (!acceptEncoding) return false;
+  let gzip = false;
+  let other = false;
+  for (const item of acceptEncoding.split(",")) {
+    const [name = "", ...params] = item.trim().toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find((v) => v !== undefined);
+    if (q !== undefined && Number(q) === 0) continue;
+    if (name === "gzip" || name === "x-gzip" || name === "*") gzip = true;
+    else if (name === "deflate") other = true;
+  }
+  return gzip ? true : other ? null : false;
+}
+
+/** The headers a cached response carries besides the site-wide ones (server/security.ts). */
+export function entryHeaders(entry: Entry, status: CacheStatus, gzip: boolean): [string, string][] {
+  const headers: [string, string][] = [
+    ...entry.headers,
+    ["ETag", entry.etag],
+    ["Cache-Control", PUBLIC_PAGE_CACHE_CONTROL],
+    ["Vary", "Cookie, Accept-Encoding"],
+    ["X-Page-Cache", status],
+  ];
+  if (gzip) headers.push(["Content-Encoding", "gzip"]);
+  return headers;
+}
+
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
   const bare = etag.replace(/^W\//, "");
   return ifNoneMatch
     .split(",")
@@ -325,18 +401,16 @@ function respond(
   entry: Entry,
   status: CacheStatus,
 ) {
-  const headers = new Headers(entry.headers);
-  headers.set("ETag", entry.etag);
-  headers.set("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
-  headers.set("Vary", "Cookie");
-  headers.set("X-Page-Cache", status);
   const ifNoneMatch = c.req.header("if-none-match");
   if (ifNoneMatch && etagMatches(ifNoneMatch, entry.etag)) {
+    const headers = new Headers(entryHeaders(entry, status, false));
     headers.delete("content-type");
     return new Response(null, { status: 304, headers });
   }
+  const gzip = gzipWanted(c.req.header("accept-encoding")) === true;
+  const headers = new Headers(entryHeaders(entry, status, gzip));
   if (c.req.method === "HEAD") return new Response(null, { status: entry.status, headers });
-  const body = joinParts(entry.parts, c.get("secureHeadersNonce") ?? "");
+  const body = Buffer.concat(bodyOf(entry, c.get("secureHeadersNonce") ?? "", gzip));
   headers.set("Content-Length", String(body.length));
   // Node's Buffers are ArrayBuffer-backed (never shared), which TypeScript cannot know.
   return new Response(body as Uint8Array<ArrayBuffer>, { status: entry.status, headers });

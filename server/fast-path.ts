@@ -1,0 +1,142 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+import { getRequestListener } from "@hono/node-server";
+
+import {
+  bodyOf,
+  entryHeaders,
+  etagMatches,
+  gzipWanted,
+  hasSessionCookie,
+  type PageCache,
+} from "./page-cache";
+
+/**
+ * Cache hits without the framework: a GET for a page the cache holds is answered at the
+ * node:http listener, skipping Hono's middleware and the Web Response conversion, which cost
+ * more than the page itself. Everything else, and anything in doubt, goes to the full app.
+ *
+ * The site-wide headers (security, server/security.ts) are not written twice: they are taken
+ * from the first cached page the full app answered, with the CSP nonce as a slot, so both
+ * paths send the same headers by construction (tests/integration/fast-path.test.ts).
+ */
+
+/** Headers that belong to one response or one page, not to the site. */
+const PER_RESPONSE = new Set([
+  "cache-control",
+  "connection",
+  "content-encoding",
+  "content-language",
+  "content-length",
+  "content-type",
+  "date",
+  "etag",
+  "keep-alive",
+  "link",
+  "retry-after",
+  "set-cookie",
+  "transfer-encoding",
+  "vary",
+  "x-page-cache",
+  "x-request-id",
+  "x-robots-tag",
+]);
+const NONCE_IN_POLICY = /'nonce-([^']+)'/;
+
+export class SiteHeaders {
+  private headers: [string, string][] | null = null;
+  /** The CSP around its nonce, or null when the site sends no CSP (development). */
+  private policy: [string, string] | null = null;
+
+  get learned() {
+    return this.headers !== null;
+  }
+
+  /** Takes the site-wide headers from a page the full app answered from the cache. */
+  learn(response: Response) {
+    if (this.headers || response.status !== 200) return;
+    const state = response.headers.get("x-page-cache");
+    if (state !== "hit" && state !== "miss") return;
+    const headers: [string, string][] = [];
+    let policy: [string, string] | null = null;
+    for (const [name, value] of response.headers) {
+      if (PER_RESPONSE.has(name)) continue;
+      if (name === "content-security-policy") {
+        const nonce = NONCE_IN_POLICY.exec(value);
+        if (!nonce?.[1]) return;
+        const at = nonce.index + "'nonce-".length;
+        policy = [value.slice(0, at), value.slice(at + nonce[1].length)];
+        continue;
+      }
+      headers.push([name, value]);
+    }
+    this.policy = policy;
+    this.headers = headers;
+  }
+
+  /** The site-wide headers for one response; the CSP is left off a 304 (server/security.ts). */
+  for(nonce: string, status: number): [string, string][] {
+    const headers = [...(this.headers ?? [])];
+    if (this.policy && status !== 304) {
+      headers.push(["Content-Security-Policy", this.policy[0] + nonce + this.policy[1]]);
+    }
+    return headers;
+  }
+}
+
+/**
+ * Answers the request from the cache when it can; false sends it on to the full app. Only
+ * anonymous GETs whose raw path is a key of the cache (keys are normalised paths, so an equal
+ * raw path is the same URL) and that take gzip or no encoding at all.
+ */
+export function serveCachedPage(
+  cache: PageCache,
+  site: SiteHeaders,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if (req.method !== "GET" || !site.learned || !req.url?.startsWith("/")) return false;
+  if (hasSessionCookie(req.headers.cookie)) return false;
+  const gzip = gzipWanted(req.headers["accept-encoding"]);
+  if (gzip === null) return false;
+  const entry = cache.get(req.url);
+  if (!entry) return false;
+
+  const ifNoneMatch = req.headers["if-none-match"];
+  const notModified = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag);
+  const status = notModified ? 304 : entry.status;
+  // The same 16 random bytes in base64 as Hono's secureHeaders makes for the full app.
+  const nonce = randomBytes(16).toString("base64");
+  const headers: [string, string][] = [
+    ...site.for(nonce, status),
+    ...entryHeaders(entry, "hit", gzip && !notModified),
+    ["X-Request-Id", randomUUID()],
+  ];
+  if (notModified) {
+    res.writeHead(304, headers.filter(([name]) => name.toLowerCase() !== "content-type").flat());
+    res.end();
+    return true;
+  }
+  const body = Buffer.concat(bodyOf(entry, nonce, gzip));
+  headers.push(["Content-Length", String(body.length)]);
+  res.writeHead(status, headers.flat());
+  res.end(body);
+  return true;
+}
+
+type FetchCallback = Parameters<typeof getRequestListener>[0];
+
+/** The node:http listener for the site: cache hits here, the rest through `fetch` (Hono). */
+export function siteListener(fetch: FetchCallback, cache: PageCache | null) {
+  const site = new SiteHeaders();
+  const full = getRequestListener(async (request, env) => {
+    const response = (await fetch(request, env)) as Response;
+    if (!site.learned) site.learn(response);
+    return response;
+  });
+  if (!cache) return full;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (!serveCachedPage(cache, site, req, res)) return full(req, res);
+  };
+}

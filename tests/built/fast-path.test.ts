@@ -1,0 +1,170 @@
+// The page cache's fast path (server/fast-path.ts) against the real bundle: a hit answered at
+// the node:http listener must be the response the full app gives for the same cached page,
+// byte for byte but the nonce, the request id and the date.
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { freshPglite, type TestDatabase } from "../integration/databases";
+import { loadBundle, SITE_URL } from "./site";
+
+type Reply = { status: number; headers: Record<string, string>; body: Buffer };
+
+/**
+ * Not compared: per response, or (Cache-Control) marked private by the full app because the
+ * request that forces the full app carries a session-like cookie.
+ */
+const PER_RESPONSE = [
+  "x-request-id",
+  "date",
+  "content-security-policy",
+  "content-length",
+  "cache-control",
+];
+const PUBLIC = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
+const nonceOf = (reply: Reply) =>
+  /'nonce-([^']+)'/.exec(reply.headers["content-security-policy"] ?? "")?.[1];
+
+describe("cache hits at the listener", () => {
+  let server: Server;
+  let database: TestDatabase;
+  let fullApp = 0;
+  let cache: { invalidate(tags: "all"): void };
+
+  function get(path: string, headers: Record<string, string> = {}, method = "GET") {
+    const { port } = server.address() as AddressInfo;
+    return new Promise<Reply>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const flat: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) flat[name] = String(value);
+          resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+  const text = (reply: Reply) =>
+    (reply.headers["content-encoding"] === "gzip" ? gunzipSync(reply.body) : reply.body)
+      .toString()
+      .replaceAll(nonceOf(reply) ?? "\0", "NONCE");
+  const shared = (reply: Reply) =>
+    Object.fromEntries(
+      Object.entries(reply.headers).filter(([name]) => !PER_RESPONSE.includes(name)),
+    );
+
+  beforeAll(async () => {
+    const { root, exports } = await loadBundle();
+    const bundle = exports as typeof exports & {
+      PageCache: new (options: { maxBytes: number }) => { invalidate(tags: "all"): void };
+      siteListener: (
+        fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+        cache: unknown,
+      ) => Parameters<typeof createServer>[0];
+    };
+    database = await freshPglite();
+    await database.db.execute(
+      "insert into blog_posts (title, description, content) values ('Fast', 'd', '<p>Body</p>')",
+    );
+    const env = bundle.parseEnv({ NODE_ENV: "production", DATA_DIR: "unused", SITE_URL });
+    cache = new bundle.PageCache({ maxBytes: 1 << 24 });
+    const app = bundle.createSiteApp({ env, database, root, pageCache: cache as never });
+    const listener = bundle.siteListener((request, env) => {
+      fullApp++;
+      return app.fetch(request, env as never);
+    }, cache);
+    server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await database.dispose();
+  });
+
+  const gzip = { "accept-encoding": "gzip, deflate, br" };
+
+  it.each(["/", "/blog", "/blog/1", "/rss.xml", "/robots.txt", "/blog.data"])(
+    "%s: the fast hit equals the full app's hit but for nonce, id and date",
+    async (path) => {
+      const miss = await get(path, gzip);
+      expect(miss.status).toBe(200);
+      expect(miss.headers["x-page-cache"]).toBe("miss");
+
+      const before = fullApp;
+      const fast = await get(path, gzip);
+      expect(fullApp).toBe(before); // answered at the listener
+      // A cookie that only looks like a session sends the request through the full app.
+      const full = await get(path, { ...gzip, cookie: "session=made-up" });
+      expect(fullApp).toBe(before + 1);
+
+      for (const reply of [fast, full]) {
+        expect(reply.status).toBe(200);
+        expect(reply.headers["x-page-cache"]).toBe("hit");
+        expect(reply.headers["content-encoding"]).toBe("gzip");
+      }
+      expect(shared(fast)).toEqual(shared(full));
+      expect(fast.headers["cache-control"]).toBe(PUBLIC);
+      expect(fast.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(fast.headers["x-request-id"]).not.toBe(full.headers["x-request-id"]);
+      expect(nonceOf(fast)).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(nonceOf(fast)).not.toBe(nonceOf(full));
+      expect(fast.headers["content-security-policy"]!.replace(nonceOf(fast)!, "")).toBe(
+        full.headers["content-security-policy"]!.replace(nonceOf(full)!, ""),
+      );
+      expect(text(fast)).toBe(text(full));
+      expect(Number(fast.headers["content-length"])).toBe(fast.body.length);
+      if (path === "/" || path === "/blog") {
+        // Every script the page runs carries this response's nonce (JSON-LD is data, not run).
+        const html = gunzipSync(fast.body).toString();
+        const scripts = [...html.matchAll(/<script\b[^>]*>/g)].filter(
+          ([tag]) => !tag.includes("application/ld+json"),
+        );
+        expect(scripts.length).toBeGreaterThan(0);
+        for (const [tag] of scripts) expect(tag).toContain(`nonce="${nonceOf(fast)}"`);
+      }
+    },
+  );
+
+  it("answers 304 to a matching If-None-Match, with no policy and no body, as the full app does", async () => {
+    const page = await get("/blog", gzip);
+    const etag = page.headers.etag!;
+    const before = fullApp;
+    const fast = await get("/blog", { ...gzip, "if-none-match": etag });
+    expect(fullApp).toBe(before);
+    const full = await get("/blog", { ...gzip, "if-none-match": etag, cookie: "session=x" });
+    for (const reply of [fast, full]) {
+      expect(reply.status).toBe(304);
+      expect(reply.body.length).toBe(0);
+      expect(reply.headers["content-security-policy"]).toBeUndefined();
+    }
+    expect(shared(fast)).toEqual(shared(full));
+    expect(fast.headers["cache-control"]).toBe(PUBLIC);
+  });
+
+  it("sends the plain page to a client that takes no gzip, and leaves HEAD and deflate to the full app", async () => {
+    await get("/blog", gzip);
+    const before = fullApp;
+    const plain = await get("/blog");
+    expect(fullApp).toBe(before);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(text(plain)).toBe(text(await get("/blog", gzip)));
+    expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
+    await get("/blog", {}, "HEAD");
+    await get("/blog", { "accept-encoding": "deflate" });
+    expect(fullApp).toBe(before + 2);
+  });
+
+  it("goes to the full app when the page is not cached, or for a path spelled otherwise", async () => {
+    await get("/blog", gzip);
+    cache.invalidate("all");
+    const before = fullApp;
+    expect((await get("/blog", gzip)).headers["x-page-cache"]).toBe("miss");
+    expect((await get("/blog?", gzip)).status).toBe(200);
+    expect(fullApp).toBe(before + 2);
+  });
+});
