@@ -1,5 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
+import { NODE_FLAGS } from "./server/node-flags.mjs";
+
 /**
  * End-to-end tests: Debian's Chromium against the built production server (npm run build).
  * Three servers, each on its own embedded database, so tests that replace every post (blog,
@@ -54,7 +56,7 @@ export default defineConfig({
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;
     return {
-      command: `rm -rf ${dataDir} && node server.js`,
+      command: `rm -rf ${dataDir} && node ${NODE_FLAGS.join(" ")} server.js`,
       url: `${base(port)}/healthz`,
       reuseExistingServer: false,
       timeout: 90_000,

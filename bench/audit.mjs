@@ -30,6 +30,8 @@ import { parseArgs } from "node:util";
 
 import lighthouse from "lighthouse";
 
+import { NODE_FLAGS } from "../server/node-flags.mjs";
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
   options: {
@@ -110,7 +112,7 @@ function startServer(siteDir, port, dataDir) {
   // SITE_URL is left to its default, http://localhost:$PORT, the address audited below; nor
   // may a DATABASE_URL from the caller's shell point the audit at a real database.
   const { SITE_URL: _siteUrl, DATABASE_URL: _databaseUrl, ...inherited } = process.env;
-  const child = spawn(path.join(root, "node_modules/.bin/node"), ["server.js"], {
+  const child = spawn(path.join(root, "node_modules/.bin/node"), [...NODE_FLAGS, "server.js"], {
     cwd: siteDir,
     env: {
       ...inherited,

@@ -27,6 +27,7 @@ import zlib from "node:zlib";
 
 import autocannon from "autocannon";
 
+import { NODE_FLAGS } from "../server/node-flags.mjs";
 import { addPosts } from "./run-content.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -253,10 +254,15 @@ async function startApp({ dataDir, pageCache }) {
     PAGE_CACHE: pageCache ? "true" : "false",
   });
   const since = performance.now();
-  const child = startChild(`server (PAGE_CACHE=${env.PAGE_CACHE})`, NODE, ["server.js"], {
-    cwd: root,
-    env,
-  });
+  const child = startChild(
+    `server (PAGE_CACHE=${env.PAGE_CACHE})`,
+    NODE,
+    [...NODE_FLAGS, "server.js"],
+    {
+      cwd: root,
+      env,
+    },
+  );
   lastApp = child;
   const first200Ms = await waitFor200(child, port, "/", since);
   // PGlite's start-up alone may set the peak: keep it apart from what the load adds.

@@ -4,6 +4,8 @@ import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 
+import { NODE_FLAGS } from "../../server/node-flags.mjs";
+
 /** Node 24 from the `node` devDependency, never the system's. */
 const NODE = path.resolve(import.meta.dirname, "../../node_modules/.bin/node");
 
@@ -43,7 +45,7 @@ export type ServerProcess = {
 export async function startServer(port: number, env: Record<string, string>) {
   const inherited = { ...process.env };
   for (const name of INHERITED_SETTINGS) delete inherited[name];
-  const child = spawn(NODE, ["server.js"], {
+  const child = spawn(NODE, [...NODE_FLAGS, "server.js"], {
     // A copy of the build made for this layer (./global-setup.ts).
     cwd: inject("serverRoot"),
     env: {

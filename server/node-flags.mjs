@@ -1,0 +1,10 @@
+// The V8 flags the production server runs with (`npm run serve`, the benchmarks and the tests
+// that start it). Command-line only: V8 freezes its flags once started, so server.js cannot set
+// them itself. Why each: docs/decisions/010-memory.md.
+export const NODE_FLAGS = [
+  // PGlite's WebAssembly stays on V8's baseline compiler: optimising its module added about
+  // 450 MB to the peak memory, with no measured speed-up.
+  "--liftoff-only",
+  // A 4 MB young generation per half: the default grows to 32 MB under load.
+  "--max-semi-space-size=4",
+];

@@ -1,0 +1,13 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+import { expect, it } from "vitest";
+
+import { NODE_FLAGS } from "./node-flags.mjs";
+
+it("npm run serve starts node with the same V8 flags as the benchmarks and tests", () => {
+  const pkg = JSON.parse(
+    readFileSync(path.join(import.meta.dirname, "../package.json"), "utf8"),
+  ) as { scripts: Record<string, string> };
+  expect(pkg.scripts.serve).toBe(`NODE_ENV=production node ${NODE_FLAGS.join(" ")} server.js`);
+});
