@@ -84,6 +84,8 @@ function runnableInjections(html: string): string[] {
       /([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g,
     )) {
       const value = decodeEntities(values.find((v) => v !== undefined) ?? "")
+        // Browsers skip control characters and spaces in a URL's scheme (" java\tscript:").
+        // eslint-disable-next-line no-control-regex -- those characters are the point here
         .replace(/[\u0000-\u0020]/g, "")
         .toLowerCase();
       if (/^on/i.test(name)) found.push(tag);

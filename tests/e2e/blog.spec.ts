@@ -3,7 +3,7 @@ import Parser from "rss-parser";
 
 import type { Page } from "@playwright/test";
 
-import { expect, settledScrollY, test } from "./fixtures";
+import { expect, expectScrollY, test } from "./fixtures";
 
 type SeedPost = {
   title: string;
@@ -126,7 +126,7 @@ test("changing the page scrolls smoothly to the top", async ({ page }) => {
     .getByRole("link", { name: "Page 2" })
     .click();
   await expect(page).toHaveURL(/page=2/);
-  expect(await settledScrollY(page)).toBe(0);
+  await expectScrollY(page, 0);
 });
 
 test("shows Loading posts... while a page loads client-side", async ({ page }) => {

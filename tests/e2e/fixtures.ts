@@ -27,6 +27,14 @@ export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleGuar
 export { expect };
 
 /** Waits until the page stops scrolling, then returns the scroll offset. */
+/**
+ * Waits until the page has scrolled to `y`. Unlike settledScrollY, a smooth scroll that stalls
+ * for a moment (a renderer starved of CPU while other tests run) is not taken as finished.
+ */
+export async function expectScrollY(page: Page, y: number) {
+  await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 10_000 }).toBe(y);
+}
+
 export async function settledScrollY(page: Page): Promise<number> {
   return page.evaluate(
     () =>

@@ -1,4 +1,4 @@
-import { expect, hydrated, settledScrollY, test } from "./fixtures";
+import { expect, expectScrollY, hydrated, settledScrollY, test } from "./fixtures";
 
 test.describe("the home page", () => {
   test("renders every section from the server, with one h1 and landmarks", async ({ page }) => {
@@ -183,7 +183,7 @@ test.describe("scrolling", () => {
     });
     expect(midway.now).toBeGreaterThan(0);
     expect(midway.now).toBeLessThanOrEqual(midway.start);
-    expect(await settledScrollY(page)).toBe(0);
+    await expectScrollY(page, 0);
     await expect(button).toHaveCount(0);
   });
 
@@ -202,7 +202,7 @@ test.describe("scrolling", () => {
       return { early };
     });
     expect(samples.early).toBe(1500);
-    expect(await settledScrollY(page)).toBe(0);
+    await expectScrollY(page, 0);
     await expect(page).toHaveURL(/\/$/);
   });
 
@@ -216,7 +216,7 @@ test.describe("scrolling", () => {
     await page.getByRole("button", { name: "About Me" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator("h1")).toHaveText("Alex Byrne");
-    expect(await settledScrollY(page)).toBe(0);
+    await expectScrollY(page, 0);
     // A client-side navigation: the timelines stream in after the page shows.
     expect(documents).toEqual([]);
     await expect(page.locator("#experience li")).toHaveCount(3);
