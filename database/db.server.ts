@@ -36,6 +36,14 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+/**
+ * Holds a lock on `key` until the transaction ends: writers of the same key (one address's
+ * sign-in attempts, say) take turns, on every instance.
+ */
+export async function lockUntilCommit(tx: Pick<Database, "execute">, key: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
 /** Sends a NOTIFY (committed at once) on `channel`. */
 export async function notify(db: Database, channel: string, payload: string) {
   await db.execute(sql`select pg_notify(${channel}, ${payload})`);

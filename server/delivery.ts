@@ -1,4 +1,4 @@
-import { logEvent } from "../app/lib/log.server";
+import { errorMessage, logEvent } from "../app/lib/log.server";
 import { contactMail, type MailTransport } from "../app/lib/mail.server";
 import { claimDueMessages, markAttemptFailed, markDelivered } from "../app/models/contact.server";
 import type { Database } from "../database/db.server";
@@ -42,7 +42,7 @@ export function startDeliveryWorker(
           await transport.send(contactMail(message, { to: ownerEmail, from }));
           await markDelivered(db, message.id);
         } catch (error) {
-          const text = error instanceof Error ? error.message : String(error);
+          const text = errorMessage(error);
           logEvent("error", "contact-delivery-failed", {
             id: message.id,
             attempt: message.attempts,

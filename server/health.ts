@@ -1,4 +1,4 @@
-import { logEvent } from "../app/lib/log.server";
+import { errorMessage, logEvent } from "../app/lib/log.server";
 
 /** How long a health check waits for the database before calling it down. */
 const CHECK_TIMEOUT_MS = 1000;
@@ -38,9 +38,7 @@ export class DatabaseHealth {
         this.checking = null;
         if (!this.down) {
           this.down = true;
-          logEvent("error", "database-down", {
-            error: error instanceof Error ? error.message : String(error),
-          });
+          logEvent("error", "database-down", { error: errorMessage(error) });
           this.timer = setInterval(() => void this.check(), RECHECK_EVERY_MS);
           this.timer.unref();
         }
@@ -48,9 +46,5 @@ export class DatabaseHealth {
       },
     );
     return this.checking;
-  }
-
-  stop() {
-    clearInterval(this.timer);
   }
 }

@@ -187,7 +187,8 @@ export function createHttpApp({
   );
 
   app.all("*", async (c) => {
-    let degraded = false;
+    // Set by the page cache for its pages; other pages do not call degraded().
+    const state = c.get("renderState") ?? { degraded: false };
     const render = (databaseUnavailable: boolean) => {
       const context = new RouterContextProvider();
       context.set(appContext, {
@@ -199,9 +200,7 @@ export function createHttpApp({
         requestId: c.get("requestId"),
         databaseUnavailable,
         degraded: () => {
-          degraded = true;
-          const state = c.get("renderState");
-          if (state) state.degraded = true;
+          state.degraded = true;
         },
       });
       return handleRequest(c.req.raw, context);
@@ -210,7 +209,7 @@ export function createHttpApp({
     const response = await render(false);
     // A server error, or a page that had to show a section empty, may mean the database is
     // gone: ask it, and if so answer 503 instead.
-    if ((response.status < 500 && !degraded) || (await health.check())) return response;
+    if ((response.status < 500 && !state.degraded) || (await health.check())) return response;
     if (c.req.method === "GET" || c.req.method === "HEAD") {
       await response.body?.cancel();
       return unavailable(await render(true));

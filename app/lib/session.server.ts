@@ -26,21 +26,24 @@ function sessionCookieFor(siteUrl: string) {
   });
 }
 
-export async function sessionIdOf(request: Request, context: Context): Promise<string | null> {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  const value: unknown = await sessionCookie(context).parse(header);
+async function sessionIdIn(cookieHeader: string | null, siteUrl: string) {
+  if (!cookieHeader) return null;
+  const value: unknown = await sessionCookieFor(siteUrl).parse(cookieHeader);
   return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+export function sessionIdOf(request: Request, context: Context): Promise<string | null> {
+  return sessionIdIn(request.headers.get("cookie"), context.get(appContext).env.siteUrl);
 }
 
 /** Whether a Cookie header holds a live owner session (the page cache asks, outside any route). */
 export async function hasOwnerSession(
-  cookieHeader: string,
+  cookieHeader: string | null,
   siteUrl: string,
   db: Database,
 ): Promise<boolean> {
-  const value: unknown = await sessionCookieFor(siteUrl).parse(cookieHeader);
-  return typeof value === "string" && value.length > 0 && isValidSession(db, value);
+  const id = await sessionIdIn(cookieHeader, siteUrl);
+  return id !== null && isValidSession(db, id);
 }
 
 const ownerChecks = new WeakMap<Request, Promise<boolean>>();
@@ -49,9 +52,8 @@ const ownerChecks = new WeakMap<Request, Promise<boolean>>();
 export function isOwner(request: Request, context: Context): Promise<boolean> {
   let check = ownerChecks.get(request);
   if (!check) {
-    check = sessionIdOf(request, context).then((id) =>
-      id ? isValidSession(context.get(appContext).db, id) : false,
-    );
+    const { env, db } = context.get(appContext);
+    check = hasOwnerSession(request.headers.get("cookie"), env.siteUrl, db);
     ownerChecks.set(request, check);
   }
   return check;

@@ -2,15 +2,16 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 
-import type { Database } from "../../database/db.server";
+import { lockUntilCommit, type Database } from "../../database/db.server";
 import { owner, sessions, signInFailures } from "../../database/schema";
 
 /**
  * The owner's sign-in: scrypt password hashes (OWASP Password Storage Cheat Sheet: N=2^14,
  * r=8, p=5, its equal of N=2^17, r=8, p=1 in work but 16 MiB of memory per check instead of
  * 128 MiB, so start-up and parallel sign-ins stay within the server's memory budget; hashes
- * made with other parameters still verify, as each hash names its own), random 256-bit session ids stored only as SHA-256, and a throttle of 5 failed
- * attempts per address per hour (Ghost's rule), all in the database so every instance agrees.
+ * made with other parameters still verify, as each hash names its own), random 256-bit
+ * session ids stored only as SHA-256, and a throttle of 5 failed attempts per address per
+ * hour (Ghost's rule), all in the database so every instance agrees.
  */
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -117,7 +118,7 @@ export async function signIn(
 ): Promise<SignInResult> {
   const since = new Date(Date.now() - FAILURE_WINDOW_MS);
   const admitted = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sign-in:${address}`}))`);
+    await lockUntilCommit(tx, `sign-in:${address}`);
     const [failures] = await tx
       .select({ n: count() })
       .from(signInFailures)

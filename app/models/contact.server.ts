@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 
-import type { Database } from "../../database/db.server";
+import { lockUntilCommit, type Database } from "../../database/db.server";
 import { contactMessages, type ContactMessage } from "../../database/schema";
 
 /** 5 messages per address per 10 minutes by default (CONTACT_RATE_LIMIT), counted in the database for every instance. */
@@ -33,9 +33,7 @@ export async function submitContact(
   return db.transaction(async (tx) => {
     if (limit > 0) {
       // One submission per address at a time, so parallel ones cannot all see room left.
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtext(${`contact:${input.clientAddress}`}))`,
-      );
+      await lockUntilCommit(tx, `contact:${input.clientAddress}`);
       const since = new Date(Date.now() - RATE_LIMIT.windowMs);
       const [recent] = await tx
         .select({ n: count() })
