@@ -25,3 +25,24 @@ export async function waitForHealth(base: string, child: ChildProcess) {
   }
   throw new Error("the server did not become healthy");
 }
+
+/**
+ * Waits until the server has printed a line matching `pattern`, and returns the match. A line
+ * printed before /healthz answered can still arrive after that answer: the pipe and the socket
+ * are read in whatever order the event loop takes them.
+ */
+export async function waitForOutput(
+  server: { child: ChildProcess; output(): string },
+  pattern: RegExp,
+  timeoutMs = 10_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = server.output().match(pattern);
+    if (match) return match;
+    if (Date.now() > deadline || server.child.exitCode !== null) {
+      throw new Error(`the server never printed ${pattern}; it printed:\n${server.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -5,7 +5,7 @@ import path from "node:path";
 
 import { expect, test } from "@playwright/test";
 
-import { startServer, waitForHealth } from "./processes";
+import { startServer, waitForHealth, waitForOutput } from "./processes";
 
 test.describe("the production server process", () => {
   test.describe.configure({ mode: "serial", timeout: 90_000 });
@@ -96,7 +96,7 @@ test.describe("the production server process", () => {
       expect(await sixth.text()).toContain(
         "Too many failed attempts from your address. Try again in an hour.",
       );
-      expect(server.output()).toContain('"event":"sign-in-throttled"');
+      await waitForOutput(server, /"event":"sign-in-throttled"/);
     } finally {
       server.child.kill("SIGTERM");
       await server.exited;
@@ -112,16 +112,20 @@ test.describe("the production server process", () => {
     try {
       const first = startServer(env);
       await waitForHealth(base, first.child);
-      const password = first
-        .output()
-        .match(/Owner password \(shown once, stored only as a hash\): (\S+)/)?.[1];
-      expect(password).toMatch(/^[\w-]{24}$/);
-      const signIn = await fetch(`${base}/login`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ password: password!, redirectTo: "/blog" }),
-        redirect: "manual",
-      });
+      const [, generated] = await waitForOutput(
+        first,
+        /Owner password \(shown once, stored only as a hash\): (\S+)/,
+      );
+      expect(generated).toMatch(/^[\w-]{24}$/);
+      const password = generated!;
+      const signInWith = (password: string) =>
+        fetch(`${base}/login`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ password, redirectTo: "/blog" }),
+          redirect: "manual",
+        });
+      const signIn = await signInWith(password);
       expect(signIn.status).toBe(302);
       expect(signIn.headers.get("location")).toBe("/blog");
       expect(signIn.headers.get("set-cookie")).toMatch(
@@ -132,6 +136,10 @@ test.describe("the production server process", () => {
 
       const second = startServer(env);
       await waitForHealth(base, second.child);
+      // A sign-in waits for the start-up's password step, and its log line follows that step's
+      // output on the same pipe: once it has arrived, a password would have been printed.
+      expect((await signInWith(password)).status).toBe(302);
+      await waitForOutput(second, /"event":"sign-in"/);
       expect(second.output()).not.toContain("Owner password");
       second.child.kill("SIGTERM");
       await second.exited;
