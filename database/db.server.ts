@@ -4,12 +4,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
+import type { Client as PgClient } from "pg";
 
 import * as schema from "./schema";
 
@@ -120,7 +118,20 @@ function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
+/** The PostgreSQL driver, loaded when first used: an embedded site starts without it. */
+const loadPostgresDriver = async () => {
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
+  return { pg, drizzle, migrate };
+};
+type PostgresDriver = Awaited<ReturnType<typeof loadPostgresDriver>>;
+
 async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
+  const driver = await loadPostgresDriver();
+  const { pg, drizzle: drizzleNodePg, migrate: migrateNodePg } = driver;
   const pool = new pg.Pool({
     connectionString,
     max: 10,
@@ -155,7 +166,7 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
       }
     },
     listen: (channel, onMessage, onResync) =>
-      listenPostgres(connectionString, channel, onMessage, onResync),
+      listenPostgres(driver, connectionString, channel, onMessage, onResync),
     close: async () => {
       if (!pool.ended) await pool.end();
     },
@@ -164,12 +175,13 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
 
 /** LISTEN on a connection of its own, reconnecting (and resyncing) whenever it is lost. */
 async function listenPostgres(
+  { pg }: PostgresDriver,
   connectionString: string,
   channel: string,
   onMessage: (payload: string) => void,
   onResync: () => void,
 ): Promise<{ close(): Promise<void> }> {
-  let client: pg.Client | null = null;
+  let client: PgClient | null = null;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
 
@@ -192,7 +204,7 @@ async function listenPostgres(
     client = next;
   };
 
-  const reconnect = (lost: pg.Client) => {
+  const reconnect = (lost: PgClient) => {
     if (closed || retry || (client !== null && client !== lost)) return;
     client = null;
     lost.removeAllListeners();

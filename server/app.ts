@@ -37,6 +37,7 @@ export function createSiteApp({
   wakeDelivery,
   pageCache,
   afterOwnerWrite,
+  ownerReady,
 }: {
   env: Env;
   database: DatabaseHandle;
@@ -46,6 +47,7 @@ export function createSiteApp({
   wakeDelivery?: () => void;
   pageCache?: PageCache | null;
   afterOwnerWrite?: () => Promise<void>;
+  ownerReady?: Promise<void>;
 }) {
   return createHttpApp({
     env,
@@ -53,6 +55,7 @@ export function createSiteApp({
     wakeDelivery,
     pageCache,
     afterOwnerWrite,
+    ownerReady,
     // A virtual module: React Router's Vite plugin bundles the app here.
     loadBuild: loadBuild ?? (() => import("virtual:react-router/server-build")),
     clientDir: loadBuild ? undefined : path.join(root, "build/client"),
@@ -85,13 +88,21 @@ export async function main({ root, dev }: MainOptions) {
     const result = await seedDemoContent(db, demoContent);
     if (result === "seeded") console.log("Seeded the demo content into the empty database.");
   });
-  const generated = await ensureOwnerPassword(database.db, env.ownerPassword);
-  if (generated) {
-    console.log(
-      `Owner password (shown once, stored only as a hash): ${generated}\n` +
-        "Sign in at /login. Set OWNER_PASSWORD, or run npm run owner:password, to change it.",
-    );
-  }
+  // Hashing the owner's password takes a third of a second on the thread pool: pages are
+  // served meanwhile, and requests that could sign in wait for it (server/http.ts).
+  const ownerReady = ensureOwnerPassword(database.db, env.ownerPassword).then(
+    (generated) => {
+      if (!generated) return;
+      console.log(
+        `Owner password (shown once, stored only as a hash): ${generated}\n` +
+          "Sign in at /login. Set OWNER_PASSWORD, or run npm run owner:password, to change it.",
+      );
+    },
+    (error: unknown) => {
+      console.error("Setting the owner's password failed:", error);
+      process.exit(1);
+    },
+  );
 
   const delivery = startDeliveryWorker(
     database.db,
@@ -110,6 +121,7 @@ export async function main({ root, dev }: MainOptions) {
     wakeDelivery: delivery.wake,
     pageCache,
     afterOwnerWrite: pageCacheLink?.barrier,
+    ownerReady,
   });
 
   const listener = siteListener(app.fetch, pageCache);

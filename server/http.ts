@@ -34,6 +34,8 @@ export type HttpOptions = {
   pageCache?: PageCache | null;
   /** Resolves once this instance has seen its own database changes (the page cache's barrier). */
   afterOwnerWrite?: () => Promise<void>;
+  /** Settles once the owner's password is in place; until then, changes wait for it. */
+  ownerReady?: Promise<void>;
 };
 
 /** The HTTP application: health, static assets, then every other request to React Router. */
@@ -76,6 +78,7 @@ export function createHttpApp({
   wakeDelivery,
   pageCache,
   afterOwnerWrite,
+  ownerReady,
 }: HttpOptions) {
   const app = new Hono<{ Bindings: HttpBindings; Variables: Variables }>();
   const handleRequest = createRequestHandler(loadBuild, env.nodeEnv);
@@ -120,6 +123,14 @@ export function createHttpApp({
       return c.json({ status: "unavailable" }, 503);
     }
   });
+
+  // A sign-in in the server's first moments is checked against the password it was started with.
+  if (ownerReady) {
+    app.use(async (c, next) => {
+      if (!SAFE_METHODS.has(c.req.method)) await ownerReady;
+      await next();
+    });
+  }
 
   app.use(async (c, next) => {
     if (isCrossSite(c.req.raw, env.siteUrl)) {

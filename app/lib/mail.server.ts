@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 import type { Env } from "./env.server";
 
@@ -24,16 +24,25 @@ export function mailTransportFrom(env: Env): MailTransport | null {
     // A send must end well inside the delivery claim (CLAIM_MS, two minutes), or another worker
     // could send the message again meanwhile; nodemailer's defaults wait up to ten minutes.
     // The URL's own query may still set them (the URL wins).
-    const transporter = nodemailer.createTransport({
-      url: env.smtpUrl,
-      connectionTimeout: 15_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 45_000,
-    });
+    // nodemailer loads with the first message: a site that sends none starts without it.
+    const url = env.smtpUrl;
+    let transporter: Promise<Transporter> | undefined;
+    const connect = async () => {
+      const { default: nodemailer } = await import("nodemailer");
+      return nodemailer.createTransport({
+        url,
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 45_000,
+      });
+    };
     return {
       name: "smtp",
       send: async (mail) => {
-        await transporter.sendMail({
+        transporter ??= connect();
+        await (
+          await transporter
+        ).sendMail({
           to: mail.to,
           from: mail.from,
           replyTo: mail.replyTo,

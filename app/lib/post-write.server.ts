@@ -1,6 +1,6 @@
 import { POST_LIMITS, textOfHtml } from "./post-rules";
 import { postSchema, type PostInput } from "./post-schema";
-import { sanitizePostHtml } from "./sanitize.server";
+import { loadPostSanitizer } from "./sanitize.server";
 
 /** Request bodies above this are refused unread (JSON escaping can double the content). */
 export const MAX_POST_REQUEST_BYTES = 3 * POST_LIMITS.contentBytes;
@@ -39,7 +39,7 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
   if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
     return { ok: false, status: 413, error: "The content is larger than 1 MB." };
   }
-  const content = sanitizePostHtml(parsed.data.content);
+  const content = (await loadPostSanitizer())(parsed.data.content);
   if (textOfHtml(content) === "") {
     return { ok: false, status: 400, error: "Content is required." };
   }

@@ -6,7 +6,7 @@ import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/lib/post-rules";
 import { pageMeta } from "~/lib/seo";
-import { sanitizePostHtml } from "~/lib/sanitize.server";
+import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { requireOwnerPage } from "~/lib/session.server";
 import { getPost } from "~/models/posts.server";
 import { site } from "~/site.config";
@@ -18,6 +18,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });
+  const sanitizePostHtml = await loadPostSanitizer();
   // Sanitized on save, and again here: the editor renders it, so a row written around the
   // API (by hand, or by an older version) must not run in the owner's browser either.
   // content_en is never edited here.

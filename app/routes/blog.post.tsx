@@ -6,7 +6,7 @@ import { useIsOwner } from "~/components/header";
 import { appContext } from "~/context";
 import { formatLongDate } from "~/lib/format";
 import { parseSerialId } from "~/lib/ids";
-import { sanitizePostHtml } from "~/lib/sanitize.server";
+import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { excerpt, pageMeta } from "~/lib/seo";
 import { getPost } from "~/models/posts.server";
 import { site } from "~/site.config";
@@ -18,6 +18,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });
   // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table.
+  const sanitizePostHtml = await loadPostSanitizer();
   const content = sanitizePostHtml(post.content);
   const contentEn = post.contentEn?.trim() ? sanitizePostHtml(post.contentEn) : null;
   return {

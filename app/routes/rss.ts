@@ -1,5 +1,5 @@
 import { appContext } from "~/context";
-import { sanitizePostHtml } from "~/lib/sanitize.server";
+import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { escapeXml } from "~/lib/xml";
 import { listRecentPosts } from "~/models/posts.server";
 import { site } from "~/site.config";
@@ -12,7 +12,10 @@ export const FEED_SIZE = 20;
 /** RSS 2.0 with the newest posts and their full, sanitized content (escaped, not CDATA). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, env } = context.get(appContext);
-  const posts = await listRecentPosts(db, FEED_SIZE);
+  const [posts, sanitizePostHtml] = await Promise.all([
+    listRecentPosts(db, FEED_SIZE),
+    loadPostSanitizer(),
+  ]);
   const base = env.siteUrl;
   const items = posts.map((post) => {
     const url = `${base}/blog/${post.id}`;

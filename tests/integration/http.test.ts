@@ -14,11 +14,12 @@ describe("the HTTP app", () => {
     await database.dispose();
   });
 
-  const app = (settings: Record<string, string> = {}) =>
+  const app = (settings: Record<string, string> = {}, ownerReady?: Promise<void>) =>
     createHttpApp({
       env: parseEnv(settings),
       database,
       loadBuild: () => Promise.reject(new Error("no React Router build in this test")),
+      ownerReady,
     });
 
   it("answers /healthz with 200 while the database answers", async () => {
@@ -58,5 +59,25 @@ describe("the HTTP app", () => {
     const id = forged.headers.get("x-request-id");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect((await http.request("/healthz")).headers.get("x-request-id")).not.toBe(id);
+  });
+
+  it("holds requests that change something until the owner's password is in place, and no others", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    let passwordSet!: () => void;
+    const http = app({}, new Promise<void>((resolve) => (passwordSet = resolve)));
+    let answered = false;
+    const post = Promise.resolve(
+      http.request("/login", {
+        method: "POST",
+        headers: { "content-type": "text/plain", "content-length": "1" },
+        body: "x",
+      }),
+    ).finally(() => (answered = true));
+    // A page is answered meanwhile (500 here: this test has no React Router build).
+    expect((await http.request("/blog")).status).toBe(500);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    passwordSet();
+    expect((await post).status).toBe(415);
   });
 });
