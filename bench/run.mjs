@@ -9,6 +9,9 @@
 //   --cache on|off|both        page cache setting(s) to measure (default both: off, then on)
 //   --reference auto|nginx|node  static reference server (default auto: nginx when installed)
 //   --encoding gzip|identity   what clients accept (default gzip, like a browser)
+//   --client auto|wrk|autocannon  load generator (default auto: wrk when installed). autocannon
+//                    runs inside this Node process and takes most of a core; wrk, in C, takes
+//                    far less of the two the server and the reference share.
 //   --json FILE      also write the results as JSON
 //
 // Steps: a scratch data directory is created and seeded by starting the server once (SEED_DEMO),
@@ -29,6 +32,7 @@ import autocannon from "autocannon";
 
 import { NODE_FLAGS } from "../server/node-flags.mjs";
 import { addPosts } from "./run-content.mjs";
+import { runWrk } from "./wrk.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NODE = path.join(root, "node_modules/.bin/node");
@@ -43,6 +47,7 @@ const { values: args } = parseArgs({
     cache: { type: "string", default: "both" },
     reference: { type: "string", default: "auto" },
     encoding: { type: "string", default: "gzip" },
+    client: { type: "string", default: "auto" },
     json: { type: "string" },
   },
 });
@@ -65,6 +70,8 @@ if (!MODES) usage("--cache expects on, off or both");
 if (!["auto", "nginx", "node"].includes(args.reference))
   usage("--reference expects auto, nginx or node");
 if (!["gzip", "identity"].includes(args.encoding)) usage("--encoding expects gzip or identity");
+if (!["auto", "wrk", "autocannon"].includes(args.client))
+  usage("--client expects auto, wrk or autocannon");
 
 /** Every request (probes, snapshots and load) sends these, so the bytes compared are the same. */
 const HEADERS =
@@ -321,12 +328,13 @@ async function snapshot(port, urlPath) {
 // ---------------------------------------------------------------------------------------------
 // The reference server: nginx when installed, else a bare node:http process.
 
-function findNginx() {
+function findExecutable(name, fallback) {
   for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
-    if (existsSync(path.join(dir, "nginx"))) return path.join(dir, "nginx");
+    if (existsSync(path.join(dir, name))) return path.join(dir, name);
   }
-  return existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined;
+  return fallback && existsSync(fallback) ? fallback : undefined;
 }
+const findNginx = () => findExecutable("nginx", "/usr/sbin/nginx");
 
 const nginxString = (value) => `"${String(value).replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
 
@@ -417,24 +425,25 @@ async function startReference(dir, pages, kind) {
 
 const failures = [];
 
-async function load(port, urlPath, label) {
-  const url = `http://127.0.0.1:${port}${urlPath}`;
-  const run = (duration) =>
-    autocannon({ url, connections: CONNECTIONS, duration, headers: HEADERS, timeout: 10 });
-  const check = (result, phase) => {
-    if (result.errors > 0 || result.non2xx > 0) {
-      const codes = Object.entries(result.statusCodeStats)
-        .map(([code, { count }]) => `${code}×${count}`)
-        .join(", ");
-      failures.push(
-        `${label} ${urlPath} (${phase}): ${result.errors} errors (${result.timeouts} timeouts), ` +
-          `${result.non2xx} non-2xx; status codes: ${codes || "none"}`,
-      );
-    }
-  };
-  if (WARMUP > 0) check(await run(WARMUP), "warm-up");
-  const result = await run(DURATION);
-  check(result, "measured");
+const WRK = args.client === "autocannon" ? undefined : findExecutable("wrk");
+if (args.client === "wrk" && !WRK) usage("--client wrk: no wrk on PATH (apt-get install wrk)");
+/** The load generator in use, as the report names it. */
+const CLIENT = WRK
+  ? `wrk (${spawnSync(WRK, ["-v"], { encoding: "utf8" }).stdout.split("\n")[0].split(" [")[0].trim()}, one thread)`
+  : "autocannon";
+
+/** One autocannon run, in this process: whole-millisecond latencies. */
+async function autocannonRun(url, duration) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: HEADERS,
+    timeout: 10,
+  });
+  const codes = Object.entries(result.statusCodeStats)
+    .map(([code, { count }]) => `${code}×${count}`)
+    .join(", ");
   return {
     reqPerSec: result.requests.average,
     p50Ms: result.latency.p50,
@@ -443,7 +452,30 @@ async function load(port, urlPath, label) {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    codes,
   };
+}
+
+/** One wrk run, in a process of its own. */
+const wrkRun = (url, duration) =>
+  runWrk(WRK, { url, connections: CONNECTIONS, duration, headers: HEADERS });
+
+async function load(port, urlPath, label) {
+  const url = `http://127.0.0.1:${port}${urlPath}`;
+  const run = (duration) => (WRK ? wrkRun(url, duration) : autocannonRun(url, duration));
+  const check = (result, phase) => {
+    if (result.errors > 0 || result.non2xx > 0) {
+      failures.push(
+        `${label} ${urlPath} (${phase}): ${result.errors} errors (${result.timeouts} timeouts), ` +
+          `${result.non2xx} non-2xx; status codes: ${result.codes || "none"}`,
+      );
+    }
+  };
+  if (WARMUP > 0) check(await run(WARMUP), "warm-up");
+  const result = await run(DURATION);
+  check(result, "measured");
+  const { codes: _codes, ...figures } = result;
+  return figures;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -550,6 +582,8 @@ async function main() {
 // The report.
 
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+/** A latency as the client measured it: wrk's to a tenth of a millisecond, autocannon's whole. */
+const ms = (n) => (WRK ? fmt(n, 1) : fmt(n));
 const verdict = (ok) => (ok ? "PASS" : "MISS");
 
 function evaluateTargets(runs) {
@@ -564,7 +598,9 @@ function evaluateTargets(runs) {
     targets.push({
       target: `cached pages ≥ ${t.cachedPercentOfReference}% of reference req/s with p99 ≤ ${t.cachedP99Ms} ms`,
       pass: misses.length === 0,
-      detail: misses.map((r) => `${r.path}: ${fmt(r.percentOfReference)}%, p99 ${r.app.p99Ms} ms`),
+      detail: misses.map(
+        (r) => `${r.path}: ${fmt(r.percentOfReference)}%, p99 ${ms(r.app.p99Ms)} ms`,
+      ),
     });
   }
   if (off) {
@@ -572,7 +608,7 @@ function evaluateTargets(runs) {
     targets.push({
       target: `uncached p99 ≤ ${t.uncachedP99Ms} ms`,
       pass: misses.length === 0,
-      detail: misses.map((r) => `${r.path}: p99 ${r.app.p99Ms} ms`),
+      detail: misses.map((r) => `${r.path}: p99 ${ms(r.app.p99Ms)} ms`),
     });
   }
   const heavy = runs.filter((run) => run.peakMB > t.peakMemoryMB);
@@ -595,9 +631,12 @@ function report({ runs, reference, postCount, nodeVersion, warnings, seedSeconds
   const out = [];
   out.push(
     "",
-    `autocannon ${CONNECTIONS} connections, ${DURATION} s per URL after ${WARMUP} s warm-up; ` +
-      `Accept-Encoding: ${HEADERS["accept-encoding"] ?? "none"}. req/s is the mean of per-second ` +
-      "samples; latencies are whole milliseconds (autocannon's resolution).",
+    `${CLIENT}, ${CONNECTIONS} connections, ${DURATION} s per URL after ${WARMUP} s warm-up; ` +
+      `Accept-Encoding: ${HEADERS["accept-encoding"] ?? "none"}. ` +
+      (WRK
+        ? "req/s is requests over the run's length; latencies are wrk's, in milliseconds."
+        : "req/s is the mean of per-second samples; latencies are whole milliseconds " +
+          "(autocannon's resolution)."),
     "",
     "| cache | page | body bytes | req/s | p50 ms | p99 ms | ref req/s | ref p99 ms | % of ref | non-2xx | errors |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -606,8 +645,8 @@ function report({ runs, reference, postCount, nodeVersion, warnings, seedSeconds
     for (const row of run.rows) {
       out.push(
         `| ${run.cache} | ${row.page} \`${row.path}\` | ${row.bodyBytes} | ${fmt(row.app.reqPerSec)} | ` +
-          `${row.app.p50Ms} | ${row.app.p99Ms} | ${fmt(row.reference.reqPerSec)} | ` +
-          `${row.reference.p99Ms} | ${fmt(row.percentOfReference, 1)}% | ` +
+          `${ms(row.app.p50Ms)} | ${ms(row.app.p99Ms)} | ${fmt(row.reference.reqPerSec)} | ` +
+          `${ms(row.reference.p99Ms)} | ${fmt(row.percentOfReference, 1)}% | ` +
           `${row.app.non2xx + row.reference.non2xx} | ${row.app.errors + row.reference.errors} |`,
       );
     }
