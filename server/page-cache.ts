@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import { constants as zlib, crc32, deflateRawSync } from "node:zlib";
+import { constants as zlib, crc32, deflateRawSync, gzipSync } from "node:zlib";
 
 import type { MiddlewareHandler } from "hono";
 
 import { notify, type DatabaseHandle } from "../database/db.server";
+import { crc32Combine, crc32Shift } from "./crc32-combine";
 
 /**
  * The page cache: anonymous GETs of public pages are answered from rendered responses kept in
@@ -43,8 +44,9 @@ export type Entry = {
   headers: [string, string][];
   /** The body split where the render's nonce was. */
   parts: Buffer[];
-  /** Each part as raw DEFLATE, all but the last ending byte-aligned and not final. */
-  deflated: Buffer[];
+  /** The body, and the body as gzip, each with a slot wherever the render's nonce was. */
+  plain: Template;
+  gzip: GzipTemplate;
   etag: string;
   tags: string[];
   bytes: number;
@@ -136,17 +138,17 @@ export class PageCache {
    */
   async fill(
     key: string,
-    render: () => Promise<Omit<Entry, "key" | "bytes" | "storedAt" | "deflated"> | null>,
+    render: () => Promise<Omit<Entry, "key" | "bytes" | "storedAt" | "plain" | "gzip"> | null>,
   ): Promise<{ entry: Entry | null; rendered: boolean }> {
     const pending = this.inflight.get(key);
     if (pending) return { entry: await pending, rendered: false };
     const generation = this.generation;
     const work = render().then((made) => {
       if (!made) return null;
-      const deflated = deflateParts(made.parts);
-      const bytes =
-        [...made.parts, ...deflated].reduce((sum, part) => sum + part.length, 0) + key.length * 2;
-      const entry: Entry = { ...made, deflated, key, bytes, storedAt: Date.now() };
+      const plain = plainTemplate(made.parts);
+      const gzip = gzipTemplate(made.parts);
+      const bytes = plain.bytes.length + gzip.bytes.length + key.length * 2;
+      const entry: Entry = { ...made, plain, gzip, key, bytes, storedAt: Date.now() };
       // A change arrived while rendering: serve this response, but do not keep it.
       if (generation === this.generation) this.store(entry);
       return entry;
@@ -211,53 +213,117 @@ function splitBuffer(body: Buffer, separator: string): Buffer[] {
   return parts;
 }
 
-function deflateParts(parts: Buffer[]): Buffer[] {
-  return parts.map((part, index) =>
-    deflateRawSync(part, {
-      finishFlush: index === parts.length - 1 ? zlib.Z_FINISH : zlib.Z_SYNC_FLUSH,
-    }),
-  );
+/**
+ * The length of every nonce a response carries: 16 random bytes in base64 (server/security.ts,
+ * server/fast-path.ts). Templates keep a slot of this length wherever the render's nonce was.
+ */
+export const NONCE_LENGTH = 24;
+
+/** A body with slots for the nonce: byte offsets where NONCE_LENGTH bytes of it go. */
+type Template = { bytes: Buffer; slots: number[] };
+/** A gzip body's template, and what its trailer needs: each part's CRC-32 and length operator. */
+type GzipTemplate = Template & { crcs: number[]; shifts: number[] };
+
+const EMPTY_SLOT = Buffer.alloc(NONCE_LENGTH);
+
+/** The parts with an empty slot between each two. */
+function plainTemplate(parts: Buffer[]): Template {
+  const slots: number[] = [];
+  const pieces: Buffer[] = [];
+  let length = 0;
+  for (const [index, part] of parts.entries()) {
+    if (index > 0) {
+      slots.push(length);
+      pieces.push(EMPTY_SLOT);
+      length += NONCE_LENGTH;
+    }
+    pieces.push(part);
+    length += part.length;
+  }
+  return { bytes: Buffer.concat(pieces, length), slots };
 }
 
 /** RFC 1952: no name, no time, deflate, Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+/** RFC 1951 §3.2.4: a non-final stored block's header for NONCE_LENGTH bytes. */
+const SLOT_BLOCK_HEADER = Buffer.from([0, NONCE_LENGTH, 0, ~NONCE_LENGTH & 0xff, 0xff]);
+/** DEFLATE's window: how far back a match may reach. */
+const WINDOW = 32 * 1024;
 
-/** RFC 1951 §3.2.4: a non-final block holding `data` as it is (after a byte-aligned flush). */
-function storedBlock(data: Buffer): Buffer {
-  const block = Buffer.alloc(5 + data.length);
-  block.writeUInt16LE(data.length, 1);
-  block.writeUInt16LE(~data.length & 0xffff, 3);
-  data.copy(block, 5);
-  return block;
+/**
+ * The gzip template: each part as raw DEFLATE (every part but the last ending with a sync flush,
+ * byte-aligned and not final), with each slot between them as a stored block, then the trailer
+ * (filled per response). Each part is compressed with what precedes it as its dictionary, nonce
+ * slots as NUL bytes: the page compresses as well as in one stream, and since page HTML holds no
+ * NUL byte, no match can reach into a slot, so a fresh nonce there changes no other byte. A page
+ * that does hold a NUL is compressed part by part without a dictionary.
+ */
+function gzipTemplate(parts: Buffer[]): GzipTemplate {
+  const plain = plainTemplate(parts);
+  const primed = !parts.some((part) => part.includes(0));
+  const pieces: Buffer[] = [GZIP_HEADER];
+  const slots: number[] = [];
+  let length = GZIP_HEADER.length;
+  let offset = 0; // where this part starts in the plain body
+  for (const [index, part] of parts.entries()) {
+    const last = index === parts.length - 1;
+    const deflated = deflateRawSync(part, {
+      finishFlush: last ? zlib.Z_FINISH : zlib.Z_SYNC_FLUSH,
+      ...(primed && offset > 0
+        ? { dictionary: plain.bytes.subarray(Math.max(0, offset - WINDOW), offset) }
+        : {}),
+    });
+    pieces.push(deflated);
+    length += deflated.length;
+    offset += part.length;
+    if (!last) {
+      pieces.push(SLOT_BLOCK_HEADER, EMPTY_SLOT);
+      slots.push(length + SLOT_BLOCK_HEADER.length);
+      length += SLOT_BLOCK_HEADER.length + NONCE_LENGTH;
+      offset += NONCE_LENGTH;
+    }
+  }
+  pieces.push(Buffer.alloc(8)); // CRC-32 and size, per response
+  return {
+    bytes: Buffer.concat(pieces),
+    slots,
+    crcs: parts.map((part) => crc32(part)),
+    shifts: parts.map((part) => crc32Shift(part.length)),
+  };
+}
+
+/** A copy of the template with `nonce` in every slot. */
+function withNonce(template: Template, nonce: string): Buffer {
+  const body = Buffer.allocUnsafe(template.bytes.length);
+  template.bytes.copy(body);
+  for (const slot of template.slots) body.write(nonce, slot, NONCE_LENGTH, "latin1");
+  return body;
 }
 
 /**
- * One response's body: the stored parts with this response's nonce between them, as gzip when
- * `gzip`. Returned as pieces to write in order.
+ * One response's body: the page with this response's nonce wherever the render's was, as gzip
+ * when `gzip`. Only the nonce is read per response: the gzip trailer's CRC-32 comes from the
+ * parts' stored CRCs (server/crc32-combine.ts).
  */
-export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Uint8Array[] {
-  const marker = Buffer.from(nonce);
-  const last = entry.parts.length - 1;
-  if (!gzip) return entry.parts.flatMap((part, index) => (index < last ? [part, marker] : [part]));
-  const stored = storedBlock(marker);
-  const pieces: Uint8Array[] = [GZIP_HEADER];
-  let crc = 0;
-  let size = 0;
-  for (const [index, part] of entry.parts.entries()) {
-    crc = crc32(part, crc);
-    size += part.length;
-    pieces.push(entry.deflated[index] ?? Buffer.alloc(0));
-    if (index < last) {
-      crc = crc32(marker, crc);
-      size += marker.length;
-      pieces.push(stored);
-    }
+export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Buffer {
+  if (nonce.length !== NONCE_LENGTH || Buffer.byteLength(nonce) !== NONCE_LENGTH) {
+    // Not a nonce this server makes (tests): joined and compressed as it is.
+    const marker = Buffer.from(nonce);
+    const plain = Buffer.concat(
+      entry.parts.flatMap((part, i) => (i > 0 ? [marker, part] : [part])),
+    );
+    return gzip ? gzipSync(plain) : plain;
   }
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(size % 2 ** 32, 4);
-  pieces.push(trailer);
-  return pieces;
+  if (!gzip) return withNonce(entry.plain, nonce);
+  const { crcs, shifts } = entry.gzip;
+  const body = withNonce(entry.gzip, nonce);
+  let crc = crcs[0]!;
+  for (let index = 1; index < crcs.length; index++) {
+    crc = crc32Combine(crc32(nonce, crc), crcs[index]!, shifts[index]!);
+  }
+  body.writeUInt32LE(crc >>> 0, body.length - 8);
+  body.writeUInt32LE(entry.plain.bytes.length % 2 ** 32, body.length - 4);
+  return body;
 }
 
 /**
@@ -410,7 +476,7 @@ function respond(
   const gzip = gzipWanted(c.req.header("accept-encoding")) === true;
   const headers = new Headers(entryHeaders(entry, status, gzip));
   if (c.req.method === "HEAD") return new Response(null, { status: entry.status, headers });
-  const body = Buffer.concat(bodyOf(entry, c.get("secureHeadersNonce") ?? "", gzip));
+  const body = bodyOf(entry, c.get("secureHeadersNonce") ?? "", gzip);
   headers.set("Content-Length", String(body.length));
   // Node's Buffers are ArrayBuffer-backed (never shared), which TypeScript cannot know.
   return new Response(body as Uint8Array<ArrayBuffer>, { status: entry.status, headers });
