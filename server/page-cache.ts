@@ -4,7 +4,7 @@ import { constants as zlib, crc32, deflateRawSync, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 
 import { notify, type DatabaseHandle } from "../database/db.server";
-import { crc32Combine, crc32Shift } from "./crc32-combine";
+import { crc32Resplice, crc32Shift } from "./crc32";
 
 /**
  * The page cache: anonymous GETs of public pages are answered from rendered responses kept in
@@ -221,8 +221,11 @@ export const NONCE_LENGTH = 24;
 
 /** A body with slots for the nonce: byte offsets where NONCE_LENGTH bytes of it go. */
 type Template = { bytes: Buffer; slots: number[] };
-/** A gzip body's template, and what its trailer needs: each part's CRC-32 and length operator. */
-type GzipTemplate = Template & { crcs: number[]; shifts: number[] };
+/**
+ * A gzip body's template, and what its trailer needs: the CRC-32 of the plain body with zeros in
+ * its slots, the slots' places for crc32Resplice, and the plain body's length.
+ */
+type GzipTemplate = Template & { crcWithZeros: number; slotShifts: number; size: number };
 
 const EMPTY_SLOT = Buffer.alloc(NONCE_LENGTH);
 
@@ -284,11 +287,13 @@ function gzipTemplate(parts: Buffer[]): GzipTemplate {
     }
   }
   pieces.push(Buffer.alloc(8)); // CRC-32 and size, per response
+  const size = plain.bytes.length;
   return {
     bytes: Buffer.concat(pieces),
     slots,
-    crcs: parts.map((part) => crc32(part)),
-    shifts: parts.map((part) => crc32Shift(part.length)),
+    crcWithZeros: crc32(plain.bytes),
+    slotShifts: plain.slots.reduce((sum, slot) => sum ^ crc32Shift(size - slot - NONCE_LENGTH), 0),
+    size,
   };
 }
 
@@ -303,7 +308,7 @@ function withNonce(template: Template, nonce: string): Buffer {
 /**
  * One response's body: the page with this response's nonce wherever the render's was, as gzip
  * when `gzip`. Only the nonce is read per response: the gzip trailer's CRC-32 comes from the
- * parts' stored CRCs (server/crc32-combine.ts).
+ * stored one (server/crc32.ts).
  */
 export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Buffer {
   if (nonce.length !== NONCE_LENGTH || Buffer.byteLength(nonce) !== NONCE_LENGTH) {
@@ -315,14 +320,11 @@ export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Buffer {
     return gzip ? gzipSync(plain) : plain;
   }
   if (!gzip) return withNonce(entry.plain, nonce);
-  const { crcs, shifts } = entry.gzip;
+  const { crcWithZeros, slotShifts, size } = entry.gzip;
   const body = withNonce(entry.gzip, nonce);
-  let crc = crcs[0]!;
-  for (let index = 1; index < crcs.length; index++) {
-    crc = crc32Combine(crc32(nonce, crc), crcs[index]!, shifts[index]!);
-  }
-  body.writeUInt32LE(crc >>> 0, body.length - 8);
-  body.writeUInt32LE(entry.plain.bytes.length % 2 ** 32, body.length - 4);
+  const crc = crc32Resplice(crcWithZeros, slotShifts, Buffer.from(nonce, "latin1"));
+  body.writeUInt32LE(crc, body.length - 8);
+  body.writeUInt32LE(size % 2 ** 32, body.length - 4);
   return body;
 }
 
