@@ -15,10 +15,10 @@ import { crc32Resplice, crc32Shift } from "./crc32";
  *   every instance) drops the entries with its tags.
  * - A render that started before a change is not stored (the generation counter moves).
  * - Concurrent misses of one page share one render.
- * - Bodies keep the nonce of the render that made them as a split point, so every response
- *   still carries a fresh CSP nonce (server/security.ts). Each part is also kept compressed;
- *   a gzip response is those pieces with the nonce between them as a stored (uncompressed)
- *   block, so a hit costs a checksum, not a compression.
+ * - Bodies are kept as templates with a slot wherever the render's nonce was, so every
+ *   response still carries a fresh CSP nonce (server/security.ts): plain, and as gzip whose
+ *   slots are stored (uncompressed) blocks. A hit copies a template, writes the nonce into its
+ *   slots and reckons the gzip CRC-32 from a stored one: no compression, no pass over the page.
  * - Bounded by bytes, least recently used first out.
  */
 
