@@ -42,8 +42,6 @@ export type Entry = {
   key: string;
   status: number;
   headers: [string, string][];
-  /** The body split where the render's nonce was. */
-  parts: Buffer[];
   /** The body, and the body as gzip, each with a slot wherever the render's nonce was. */
   plain: Template;
   gzip: GzipTemplate;
@@ -52,6 +50,9 @@ export type Entry = {
   bytes: number;
   storedAt: number;
 };
+
+/** What a render hands the cache: its body split where its nonce was (not kept: `bytes` counts the templates). */
+export type Rendered = Pick<Entry, "status" | "headers" | "etag" | "tags"> & { parts: Buffer[] };
 
 export type CacheStatus = "hit" | "miss" | "bypass";
 
@@ -138,17 +139,18 @@ export class PageCache {
    */
   async fill(
     key: string,
-    render: () => Promise<Omit<Entry, "key" | "bytes" | "storedAt" | "plain" | "gzip"> | null>,
+    render: () => Promise<Rendered | null>,
   ): Promise<{ entry: Entry | null; rendered: boolean }> {
     const pending = this.inflight.get(key);
     if (pending) return { entry: await pending, rendered: false };
     const generation = this.generation;
     const work = render().then((made) => {
       if (!made) return null;
-      const plain = plainTemplate(made.parts);
-      const gzip = gzipTemplate(made.parts);
+      const { parts, ...rest } = made;
+      const plain = plainTemplate(parts);
+      const gzip = gzipTemplate(parts);
       const bytes = plain.bytes.length + gzip.bytes.length + key.length * 2;
-      const entry: Entry = { ...made, plain, gzip, key, bytes, storedAt: Date.now() };
+      const entry: Entry = { ...rest, plain, gzip, key, bytes, storedAt: Date.now() };
       // A change arrived while rendering: serve this response, but do not keep it.
       if (generation === this.generation) this.store(entry);
       return entry;
@@ -312,11 +314,14 @@ function withNonce(template: Template, nonce: string): Buffer {
  */
 export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Buffer {
   if (nonce.length !== NONCE_LENGTH || Buffer.byteLength(nonce) !== NONCE_LENGTH) {
-    // Not a nonce this server makes (tests): joined and compressed as it is.
+    // Not a nonce this server makes (tests): the plain body around it, compressed as it is.
+    const { bytes, slots } = entry.plain;
     const marker = Buffer.from(nonce);
-    const plain = Buffer.concat(
-      entry.parts.flatMap((part, i) => (i > 0 ? [marker, part] : [part])),
-    );
+    const pieces = [bytes.subarray(0, slots[0])];
+    for (const [index, slot] of slots.entries()) {
+      pieces.push(marker, bytes.subarray(slot + NONCE_LENGTH, slots[index + 1]));
+    }
+    const plain = Buffer.concat(pieces);
     return gzip ? gzipSync(plain) : plain;
   }
   if (!gzip) return withNonce(entry.plain, nonce);
