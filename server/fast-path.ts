@@ -87,8 +87,9 @@ export class SiteHeaders {
 
 /**
  * Answers the request from the cache when it can; false sends it on to the full app. Only
- * anonymous GETs whose raw path is a key of the cache (keys are normalised paths, so an equal
- * raw path is the same URL) and that take gzip or no encoding at all.
+ * anonymous GETs whose raw path is a key of the cache (keys are normalised URLs, so an equal
+ * raw path is the same page; other spellings, such as a link with tracking parameters, find it
+ * through the full app) and that take gzip or no encoding at all.
  */
 export function serveCachedPage(
   cache: PageCache,

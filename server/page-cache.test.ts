@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   bodyOf,
+  cacheKeyOf,
   cacheTagsOf,
   type Entry,
   gzipWanted,
@@ -49,6 +50,38 @@ function site(
   });
   return { app, renders: () => renders };
 }
+
+describe("cacheKeyOf", () => {
+  it.each([
+    ["/", "/"],
+    ["/?utm_source=linkedin&utm_medium=social", "/"],
+    ["/blog/7?fbclid=abc", "/blog/7"],
+    ["/blog?page=2", "/blog?page=2"],
+    ["/blog?utm_source=x&page=2&q=go", "/blog?page=2&q=go"],
+    ["/blog?q=go&page=2", "/blog?page=2&q=go"],
+    ["/blog?q=a&q=b", "/blog?q=a"],
+    ["/blog?page=", "/blog?page="],
+    ["/blog?q=hello%20world", "/blog?q=hello+world"],
+    ["/blog.data?page=2&_routes=routes%2Fblog&x=1", "/blog.data?page=2&_routes=routes%2Fblog"],
+    ["/_root.data?_routes=root&utm_source=x", "/_root.data?_routes=root"],
+    ["/rss.xml?_routes=x", "/rss.xml"],
+  ])("keys %s as %s", (path, key) => {
+    expect(cacheKeyOf(new URL(path, "http://localhost"))).toBe(key);
+  });
+
+  it("answers a link with tracking parameters from the page everyone else gets", async () => {
+    const { app, renders } = site(new PageCache({ maxBytes: 1 << 20 }));
+    await app.request("/blog/7");
+    const shared = await app.request("/blog/7?utm_source=linkedin&fbclid=x");
+    expect(shared.headers.get("x-page-cache")).toBe("hit");
+    expect(renders()).toBe(1);
+    // Parameters a page reads still make pages of their own.
+    await app.request("/blog?page=2&utm_source=x");
+    await app.request("/blog?utm_source=y&page=2");
+    await app.request("/blog?page=3");
+    expect(renders()).toBe(3);
+  });
+});
 
 describe("cacheTagsOf", () => {
   it.each([

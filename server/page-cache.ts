@@ -68,6 +68,28 @@ export function cacheTagsOf(pathname: string): string[] | null {
   return null;
 }
 
+/** The query parameters each cached page reads; any other (utm_source, fbclid, …) changes nothing. */
+const PAGE_PARAMS: Record<string, readonly string[]> = { "/blog": ["page", "q"] };
+/** React Router's own, on the `.data` requests of client-side navigation. */
+const DATA_PARAMS = ["_routes"];
+
+/**
+ * The cache key of a cacheable URL: its path and the query parameters its page reads, the first
+ * value of each (as the loaders read them), in a fixed order. A link shared with tracking
+ * parameters then gets the page everyone else gets, instead of a render and a copy of its own.
+ */
+export function cacheKeyOf(url: URL): string {
+  const data = url.pathname.endsWith(".data");
+  const page = data ? url.pathname.slice(0, -".data".length) : url.pathname;
+  const kept = new URLSearchParams();
+  for (const name of [...(PAGE_PARAMS[page] ?? []), ...(data ? DATA_PARAMS : [])]) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept.append(name, value);
+  }
+  const query = kept.toString();
+  return query ? `${url.pathname}?${query}` : url.pathname;
+}
+
 /** The tags a NOTIFY payload from migration 0004 drops; "all" when it is not understood. */
 export function tagsOfChange(payload: string): string[] | "all" {
   if (payload === "profile") return ["profile"];
@@ -415,7 +437,7 @@ export function pageCacheMiddleware(
     }
 
     if (!cache || method === "HEAD") {
-      const entry = cache?.get(url.pathname + url.search);
+      const entry = cache?.get(cacheKeyOf(url));
       if (entry) return respond(c, entry, "hit");
       await next();
       const shareable = !/no-store|private/.test(c.res.headers.get("cache-control") ?? "");
@@ -427,7 +449,7 @@ export function pageCacheMiddleware(
       return;
     }
 
-    const key = url.pathname + url.search;
+    const key = cacheKeyOf(url);
     const cached = cache.get(key);
     if (cached) return respond(c, cached, "hit");
 
