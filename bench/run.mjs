@@ -461,20 +461,22 @@ async function autocannonRun(url, duration) {
 const wrkRun = (url, duration) =>
   runWrk(WRK, { url, connections: CONNECTIONS, duration, headers: HEADERS });
 
+/** Records a failure when a load run met errors or answers other than 2xx. */
+function checkLoad(result, what) {
+  if (result.errors > 0 || result.non2xx > 0) {
+    failures.push(
+      `${what}: ${result.errors} errors (${result.timeouts} timeouts), ` +
+        `${result.non2xx} non-2xx; status codes: ${result.codes || "none"}`,
+    );
+  }
+}
+
 async function load(port, urlPath, label) {
   const url = `http://127.0.0.1:${port}${urlPath}`;
   const run = (duration) => (WRK ? wrkRun(url, duration) : autocannonRun(url, duration));
-  const check = (result, phase) => {
-    if (result.errors > 0 || result.non2xx > 0) {
-      failures.push(
-        `${label} ${urlPath} (${phase}): ${result.errors} errors (${result.timeouts} timeouts), ` +
-          `${result.non2xx} non-2xx; status codes: ${result.codes || "none"}`,
-      );
-    }
-  };
-  if (WARMUP > 0) check(await run(WARMUP), "warm-up");
+  if (WARMUP > 0) checkLoad(await run(WARMUP), `${label} ${urlPath} (warm-up)`);
   const result = await run(DURATION);
-  check(result, "measured");
+  checkLoad(result, `${label} ${urlPath} (measured)`);
   const { codes: _codes, ...figures } = result;
   return figures;
 }
@@ -625,11 +627,7 @@ async function missesUnderLoad(port, pages) {
       `misses under load: ${wrong.length} probes were not rendered misses (${wrong[0]})`,
     );
   }
-  if (load.errors > 0 || load.non2xx > 0) {
-    failures.push(
-      `misses under load: the background load had ${load.errors} errors, ${load.non2xx} non-2xx`,
-    );
-  }
+  checkLoad(load, `misses under load: the background load on ${background.path}`);
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)];
   return {

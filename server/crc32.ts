@@ -54,8 +54,13 @@ const zeroCrcs = new Map<number, number>();
  * by the remainder of the messages' difference, here `slot`'s remainder (crc32(slot) ^
  * crc32(zeros)) shifted to each slot's place, and the shifts add up.
  */
-export function crc32Resplice(crcWithZeros: number, slotShifts: number, slot: Buffer): number {
-  let zeros = zeroCrcs.get(slot.length);
-  if (zeros === undefined) zeroCrcs.set(slot.length, (zeros = crc32(Buffer.alloc(slot.length))));
+export function crc32Resplice(
+  crcWithZeros: number,
+  slotShifts: number,
+  slot: string | Uint8Array,
+): number {
+  const length = typeof slot === "string" ? Buffer.byteLength(slot) : slot.length;
+  let zeros = zeroCrcs.get(length);
+  if (zeros === undefined) zeroCrcs.set(length, (zeros = crc32(Buffer.alloc(length))));
   return (crcWithZeros ^ multiplyModP(slotShifts, crc32(slot) ^ zeros)) >>> 0;
 }

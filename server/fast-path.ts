@@ -9,6 +9,7 @@ import {
   etagMatches,
   gzipWanted,
   hasSessionCookie,
+  NONCE_BYTES,
   type PageCache,
 } from "./page-cache";
 
@@ -125,7 +126,6 @@ export function serveCachedPage(
   return true;
 }
 
-const NONCE_BYTES = 16;
 const noncePool = Buffer.alloc(NONCE_BYTES * 1024);
 let nonceOffset = noncePool.length;
 

@@ -170,7 +170,7 @@ export class PageCache {
       if (!made) return null;
       const { parts, ...rest } = made;
       const plain = plainTemplate(parts);
-      const gzip = gzipTemplate(parts);
+      const gzip = gzipTemplate(parts, plain);
       const bytes = plain.bytes.length + gzip.bytes.length + key.length * 2;
       const entry: Entry = { ...rest, plain, gzip, key, bytes, storedAt: Date.now() };
       // A change arrived while rendering: serve this response, but do not keep it.
@@ -237,19 +237,18 @@ function splitBuffer(body: Buffer, separator: string): Buffer[] {
   return parts;
 }
 
-/**
- * The length of every nonce a response carries: 16 random bytes in base64 (server/security.ts,
- * server/fast-path.ts). Templates keep a slot of this length wherever the render's nonce was.
- */
-export const NONCE_LENGTH = 24;
+/** The random bytes in every nonce a response carries (server/security.ts, server/fast-path.ts). */
+export const NONCE_BYTES = 16;
+/** Their length in base64: templates keep a slot of this length wherever the render's nonce was. */
+const NONCE_LENGTH = 4 * Math.ceil(NONCE_BYTES / 3);
 
 /** A body with slots for the nonce: byte offsets where NONCE_LENGTH bytes of it go. */
 type Template = { bytes: Buffer; slots: number[] };
 /**
  * A gzip body's template, and what its trailer needs: the CRC-32 of the plain body with zeros in
- * its slots, the slots' places for crc32Resplice, and the plain body's length.
+ * its slots, and the slots' places for crc32Resplice.
  */
-type GzipTemplate = Template & { crcWithZeros: number; slotShifts: number; size: number };
+type GzipTemplate = Template & { crcWithZeros: number; slotShifts: number };
 
 const EMPTY_SLOT = Buffer.alloc(NONCE_LENGTH);
 
@@ -285,8 +284,7 @@ const WINDOW = 32 * 1024;
  * NUL byte, no match can reach into a slot, so a fresh nonce there changes no other byte. A page
  * that does hold a NUL is compressed part by part without a dictionary.
  */
-function gzipTemplate(parts: Buffer[]): GzipTemplate {
-  const plain = plainTemplate(parts);
+function gzipTemplate(parts: Buffer[], plain: Template): GzipTemplate {
   const primed = !parts.some((part) => part.includes(0));
   const pieces: Buffer[] = [GZIP_HEADER];
   const slots: number[] = [];
@@ -317,7 +315,6 @@ function gzipTemplate(parts: Buffer[]): GzipTemplate {
     slots,
     crcWithZeros: crc32(plain.bytes),
     slotShifts: plain.slots.reduce((sum, slot) => sum ^ crc32Shift(size - slot - NONCE_LENGTH), 0),
-    size,
   };
 }
 
@@ -335,9 +332,9 @@ function withNonce(template: Template, nonce: string): Buffer {
  * stored one (server/crc32.ts).
  */
 export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Buffer {
-  if (nonce.length !== NONCE_LENGTH || Buffer.byteLength(nonce) !== NONCE_LENGTH) {
+  const { bytes, slots } = entry.plain;
+  if (slots.length > 0 && Buffer.byteLength(nonce) !== NONCE_LENGTH) {
     // Not a nonce this server makes (tests): the plain body around it, compressed as it is.
-    const { bytes, slots } = entry.plain;
     const marker = Buffer.from(nonce);
     const pieces = [bytes.subarray(0, slots[0])];
     for (const [index, slot] of slots.entries()) {
@@ -347,11 +344,10 @@ export function bodyOf(entry: Entry, nonce: string, gzip: boolean): Buffer {
     return gzip ? gzipSync(plain) : plain;
   }
   if (!gzip) return withNonce(entry.plain, nonce);
-  const { crcWithZeros, slotShifts, size } = entry.gzip;
+  const { crcWithZeros, slotShifts } = entry.gzip;
   const body = withNonce(entry.gzip, nonce);
-  const crc = crc32Resplice(crcWithZeros, slotShifts, Buffer.from(nonce, "latin1"));
-  body.writeUInt32LE(crc, body.length - 8);
-  body.writeUInt32LE(size % 2 ** 32, body.length - 4);
+  body.writeUInt32LE(crc32Resplice(crcWithZeros, slotShifts, nonce), body.length - 8);
+  body.writeUInt32LE(bytes.length % 2 ** 32, body.length - 4);
   return body;
 }
 

@@ -39,10 +39,8 @@ export function mailTransportFrom(env: Env): MailTransport | null {
     return {
       name: "smtp",
       send: async (mail) => {
-        transporter ??= connect();
-        await (
-          await transporter
-        ).sendMail({
+        const transport = await (transporter ??= connect());
+        await transport.sendMail({
           to: mail.to,
           from: mail.from,
           replyTo: mail.replyTo,
