@@ -69,7 +69,8 @@ export default defineConfig({
         DATA_DIR: dataDir,
         SITE_URL: base(port),
         SEED_DEMO: seed,
-        ENABLE_TEST_ROUTES: "true",
+        // The build with the test-only routes (app/routes.ts), which npm test makes.
+        TEST_ROUTES: "1",
         OWNER_PASSWORD: E2E_OWNER_PASSWORD,
       },
     };

@@ -1,5 +1,22 @@
 import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
+/**
+ * Pages and endpoints only the end-to-end tests use (seeding raw posts, a slow response, a toast
+ * and an error to look at). They are in the build only when it is made with TEST_ROUTES=1, which
+ * `npm test` does into its own folder (react-router.config.ts): a production build has none.
+ */
+const testRoutes =
+  process.env.TEST_ROUTES === "1"
+    ? [
+        route("__test/toast", "routes/test.toast.tsx"),
+        route("__test/error", "routes/test.error.tsx"),
+        route("__test/slow", "routes/test.slow.ts"),
+        route("__test/posts", "routes/test.posts.ts"),
+        route("__test/contact", "routes/test.contact.ts"),
+      ]
+    : [];
+
+/** The site map. What the server does with each route is declared in ./route-policy.ts. */
 export default [
   index("routes/home.tsx"),
   route("blog", "routes/blog.tsx"),
@@ -16,11 +33,6 @@ export default [
   route("rss.xml", "routes/rss.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
-  // Test-only pages: each answers 404 unless ENABLE_TEST_ROUTES is set (tests/e2e).
-  route("__test/toast", "routes/test.toast.tsx"),
-  route("__test/error", "routes/test.error.tsx"),
-  route("__test/slow", "routes/test.slow.ts"),
-  route("__test/posts", "routes/test.posts.ts"),
-  route("__test/contact", "routes/test.contact.ts"),
+  ...testRoutes,
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -68,9 +68,12 @@ if (existsSync(vitestJson)) {
 }
 
 // --- production build, then the layers that read it ----------------------------------------
-// The build serves the budgets, the built-server tests and the end-to-end tests; SKIP_BUILD=1
-// uses the one in build/ (with none there, those tests fail and say so).
+// The production build serves the budgets, the built-server tests and the load tests;
+// SKIP_BUILD=1 uses the one in build/ (with none there, those tests fail and say so). The
+// end-to-end tests run a second build with the test-only routes, in a folder of its own
+// (app/routes.ts, server/build-directory.mjs), made every time: it must match the code.
 const buildStatus = process.env.SKIP_BUILD === "1" ? 0 : run("react-router", ["build"]);
+const testBuildStatus = run("react-router", ["build"], { TEST_ROUTES: "1" });
 
 /** Runs one Vitest config as a layer of its own; `layerOf(file, test)` names each test's layer. */
 function vitestLayer(name, config, layerOf = () => name) {
@@ -120,8 +123,8 @@ if (!existsSync(CHROME)) {
   if (CI) problems.push(`${reason} (required with CI=true)`);
   else skips.push(reason);
 } else {
-  if (buildStatus !== 0) {
-    problems.push("the production build failed, so the end-to-end tests could not run");
+  if (testBuildStatus !== 0) {
+    problems.push("the build with test routes failed, so the end-to-end tests could not run");
   } else {
     const e2eJson = path.join(OUT, "e2e.json");
     rmSync(e2eJson, { force: true });

@@ -14,7 +14,9 @@ import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
-import { linkPageCache, PageCache } from "./page-cache";
+import { linkPageCache } from "./page-cache/link";
+import { createRouteResolver, recordsOf } from "./routing";
+import { PageCache } from "./page-cache/store";
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -22,17 +24,23 @@ const SHUTDOWN_GRACE_MS = 10_000;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 export type MainOptions = {
-  /** The project folder (where database/migrations and build/ live). */
+  /** The project folder (where database/migrations and the build live). */
   root: string;
+  /** The build's folder in `root` (server/build-directory.mjs); `build` unless said otherwise. */
+  buildDirectory?: string;
   /** Development only: Vite's middleware and its live copy of the server build. */
   dev?: { middlewares: Middleware; loadBuild: () => Promise<ServerBuild> };
 };
+
+/** A virtual module: React Router's Vite plugin bundles the app here. */
+const bundledBuild = () => import("virtual:react-router/server-build");
 
 /** The whole site as a Hono app, for the server below and for benchmarks (bench/). */
 export function createSiteApp({
   env,
   database,
   root,
+  buildDirectory = "build",
   loadBuild,
   wakeDelivery,
   pageCache,
@@ -42,6 +50,7 @@ export function createSiteApp({
   env: Env;
   database: DatabaseHandle;
   root: string;
+  buildDirectory?: string;
   /** Development: Vite's live build; otherwise the bundled one. */
   loadBuild?: () => Promise<ServerBuild>;
   wakeDelivery?: () => void;
@@ -56,9 +65,8 @@ export function createSiteApp({
     pageCache,
     afterOwnerWrite,
     ownerReady,
-    // A virtual module: React Router's Vite plugin bundles the app here.
-    loadBuild: loadBuild ?? (() => import("virtual:react-router/server-build")),
-    clientDir: loadBuild ? undefined : path.join(root, "build/client"),
+    loadBuild: loadBuild ?? bundledBuild,
+    clientDir: loadBuild ? undefined : path.join(root, buildDirectory, "client"),
   });
 }
 
@@ -67,7 +75,7 @@ export { openDatabase, parseEnv, setOwnerPassword, takeDataDirLock, releaseDataD
 export { PageCache, siteListener };
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
-export async function main({ root, dev }: MainOptions) {
+export async function main({ root, buildDirectory, dev }: MainOptions) {
   let env;
   try {
     env = parseEnv();
@@ -104,6 +112,9 @@ export async function main({ root, dev }: MainOptions) {
     },
   );
 
+  // A route without a policy (app/route-policy.ts) stops the server here, not at its first request.
+  createRouteResolver(recordsOf((await (dev?.loadBuild ?? bundledBuild)()).routes));
+
   const delivery = startDeliveryWorker(
     database.db,
     mailTransportFrom(env),
@@ -117,6 +128,7 @@ export async function main({ root, dev }: MainOptions) {
     env,
     database,
     root,
+    buildDirectory,
     loadBuild: dev?.loadBuild,
     wakeDelivery: delivery.wake,
     pageCache,

@@ -3,15 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { getRequestListener } from "@hono/node-server";
 
-import {
-  bodyOf,
-  entryHeaders,
-  etagMatches,
-  gzipWanted,
-  hasSessionCookie,
-  NONCE_BYTES,
-  type PageCache,
-} from "./page-cache";
+import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
+import type { PageCache } from "./page-cache/store";
+import { bodyOf, NONCE_BYTES } from "./page-cache/template";
 
 /**
  * Cache hits without the framework: a GET for a page the cache holds is answered at the

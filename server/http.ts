@@ -2,7 +2,7 @@ import path from "node:path";
 
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId, type RequestIdVariables } from "hono/request-id";
@@ -10,12 +10,14 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 
 import { appContext } from "../app/context";
 import type { Env } from "../app/lib/env.server";
-import { MAX_POST_REQUEST_BYTES, POST_TOO_LARGE } from "../app/lib/post-write.server";
+import { BODY_LIMITS, bodyTooLarge } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { hasOwnerSession } from "../app/lib/session.server";
 import type { DatabaseHandle } from "../database/db.server";
 import { DatabaseHealth } from "./health";
-import { pageCacheMiddleware, type PageCache, type RenderState } from "./page-cache";
+import { pageCacheMiddleware, type RenderState } from "./page-cache/middleware";
+import type { PageCache } from "./page-cache/store";
+import { routing, type ResolvedRoute } from "./routing";
 import { keepStoredPolicyOn304, privateResponses, securityHeaders } from "./security";
 
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
@@ -55,11 +57,12 @@ export function isCrossSite(request: Request, siteUrl: string): boolean {
   return origin !== new URL(request.url).origin && origin !== new URL(siteUrl).origin;
 }
 
-type Variables = RequestIdVariables & { secureHeadersNonce?: string; renderState?: RenderState };
+type Variables = RequestIdVariables & {
+  secureHeadersNonce?: string;
+  renderState?: RenderState;
+  route?: ResolvedRoute;
+};
 
-/** Bodies above this are refused unread with 413; the post API takes up to MAX_POST_REQUEST_BYTES. */
-/** A 10,000-character message in a non-Latin script takes up to 90 KB form-encoded. */
-export const MAX_FORM_BYTES = 256 * 1024;
 /** What a request that carries a body may be: forms, and JSON for the APIs. */
 const ACCEPTED_BODY_TYPES =
   /^(?:application\/x-www-form-urlencoded|multipart\/form-data|application\/json)\s*(?:;|$)/i;
@@ -132,6 +135,9 @@ export function createHttpApp({
     });
   }
 
+  // Which route a path is, for everything below; non-canonical spellings answer 301 here.
+  app.use(routing(async () => (await loadBuild()).routes));
+
   app.use(async (c, next) => {
     if (isCrossSite(c.req.raw, env.siteUrl)) {
       return c.json({ error: "Cross-site requests cannot change anything here." }, 403);
@@ -154,19 +160,18 @@ export function createHttpApp({
     }
     return next();
   });
-  const tooLarge = (limit: number, message: string) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => c.json({ ok: false, error: message }, 413),
-    });
-  const postBodies = tooLarge(MAX_POST_REQUEST_BYTES, POST_TOO_LARGE);
-  const formBodies = tooLarge(
-    MAX_FORM_BYTES,
-    `The request body is larger than ${MAX_FORM_BYTES / 1024} KB.`,
-  );
+  // Each route's own limit (app/route-policy.ts), forms' by default; one middleware per limit.
+  const limits = new Map<number, MiddlewareHandler>();
   app.use((c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
-    return (/^\/api\/posts(?:\/|$)/.test(c.req.path) ? postBodies : formBodies)(c, next);
+    const limit = c.get("route")?.policy.bodyLimit ?? BODY_LIMITS.form;
+    let check = limits.get(limit);
+    if (!check) {
+      const error = bodyTooLarge(limit);
+      check = bodyLimit({ maxSize: limit, onError: (c) => c.json({ ok: false, error }, 413) });
+      limits.set(limit, check);
+    }
+    return check(c, next);
   });
 
   app.use(compress());

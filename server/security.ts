@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 
-import { hasSessionCookie, PRIVATE_NO_STORE } from "./page-cache";
+import { hasSessionCookie, PRIVATE_NO_STORE } from "./page-cache/middleware";
+import type { ResolvedRoute } from "./routing";
 
 /**
  * Response headers for every response (helmet's defaults, tightened; docs/SECURITY.md):
@@ -65,19 +66,18 @@ export function securityHeaders({
   });
 }
 
-/** Pages only the owner sees, or that take a password: never stored by any cache. */
-const PRIVATE_PATHS = /^\/(?:login|logout|admin(?:\/|$)|api\/|blog\/new(?:\/|$)|blog\/[^/]+\/edit)/;
-
 /**
- * `Cache-Control: private, no-store` on owner pages, on anything answered to a request with a
- * session cookie (but hashed assets), and on every response that sets a cookie.
+ * `Cache-Control: private, no-store` on private routes (app/route-policy.ts: the owner's pages,
+ * sign-in, the APIs), on anything answered to a request with a session cookie (but hashed
+ * assets), and on every response that sets a cookie.
  */
-export function privateResponses(): MiddlewareHandler {
+export function privateResponses(): MiddlewareHandler<{ Variables: { route?: ResolvedRoute } }> {
   return async (c, next) => {
     await next();
     const path = c.req.path;
+    const privateRoute = c.get("route")?.policy.cache === "private";
     const withSession = hasSessionCookie(c.req.header("cookie")) && !path.startsWith("/assets/");
-    if (PRIVATE_PATHS.test(path) || withSession || c.res.headers.has("set-cookie")) {
+    if (privateRoute || withSession || c.res.headers.has("set-cookie")) {
       c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
     }
   };

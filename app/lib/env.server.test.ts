@@ -21,7 +21,6 @@ describe("parseEnv", () => {
       contactRateLimit: 5,
       pageCache: true,
       pageCacheBytes: 64 * 1024 * 1024,
-      enableTestRoutes: false,
     });
   });
 

@@ -75,8 +75,6 @@ const rawSchema = z.object({
       .max(4096, { error: "expected at most 4096" })
       .default(64),
   ),
-  /** Test-only pages such as /__test/toast; never set in production. */
-  ENABLE_TEST_ROUTES: optional(booleanFlag),
 });
 
 export type Env = {
@@ -96,7 +94,6 @@ export type Env = {
   contactRateLimit: number;
   pageCache: boolean;
   pageCacheBytes: number;
-  enableTestRoutes: boolean;
 };
 
 export class EnvError extends Error {
@@ -141,6 +138,5 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
     pageCacheBytes: raw.PAGE_CACHE_MB * 1024 * 1024,
-    enableTestRoutes: isTrue(raw.ENABLE_TEST_ROUTES),
   };
 }

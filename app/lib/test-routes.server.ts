@@ -1,18 +1,9 @@
-import { data, type RouterContextProvider } from "react-router";
+// The data behind the test-only routes, which only a TEST_ROUTES=1 build has (app/routes.ts).
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 
-import { appContext } from "~/context";
-
 import type { Database } from "../../database/db.server";
 import { blogPosts, contactMessages } from "../../database/schema";
-
-/** Test-only routes exist in every build but answer 404 unless ENABLE_TEST_ROUTES is set. */
-export function requireTestRoutes(context: Readonly<RouterContextProvider>) {
-  if (!context.get(appContext).env.enableTestRoutes) {
-    throw data(null, { status: 404, statusText: "Not Found" });
-  }
-}
 
 export const testPostsSchema = z.object({
   /** Delete every post first. */
@@ -32,7 +23,7 @@ export const testPostsSchema = z.object({
 
 /**
  * Stores posts exactly as given, without the sanitizer, so end-to-end tests can prove that
- * rendering is safe whatever reached the table (issue: every XSS vector stored straight in).
+ * rendering is safe whatever reached the table (every XSS vector stored straight in).
  */
 export async function storeRawPosts(db: Database, input: z.infer<typeof testPostsSchema>) {
   return db.transaction(async (tx) => {

@@ -7,7 +7,7 @@ import { Pagination } from "~/components/pagination";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { formatLongDate } from "~/lib/format";
-import { blogHref } from "~/lib/pagination";
+import { blogHref, readBlogQuery } from "~/lib/pagination";
 import { usePendingText } from "~/lib/pending";
 import { scrollToTop } from "~/lib/scroll";
 import { pageMeta } from "~/lib/seo";
@@ -16,21 +16,12 @@ import { site } from "~/site.config";
 
 import type { Route } from "./+types/blog";
 
-/** A page number in the URL: a positive integer without sign, leading zeros or decimals. */
-const PAGE_PARAM = /^[1-9]\d{0,8}$/;
-
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  // U+0000 cannot reach PostgreSQL and matches nothing a post can hold: it is dropped.
-  const search = (url.searchParams.get("q") ?? "")
-    .replaceAll("\0", "")
-    .trim()
-    .slice(0, SEARCH_MAX_LENGTH);
-  const pageParam = url.searchParams.get("page");
-  if (pageParam !== null && !PAGE_PARAM.test(pageParam)) {
-    throw redirect(blogHref({ search }));
-  }
-  const page = pageParam === null ? 1 : Number(pageParam);
+  // As app/route-policy.ts declares for the page cache's key: both read readBlogQuery's rules.
+  const query = readBlogQuery(new URL(request.url).searchParams);
+  const search = query.search;
+  if (query.page === null) throw redirect(blogHref({ search }));
+  const page = query.page;
 
   let result: PostPage;
   try {
@@ -65,7 +56,8 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   const { posts, page, pageCount, search } = loaderData;
   const navigationType = useNavigationType();
   const owner = useIsOwner();
-  const loading = usePendingText("blog-list") !== null;
+  const pendingText = usePendingText("page");
+  const loading = pendingText !== null;
 
   // Changing the page (a PUSH) scrolls smoothly to the top; Back restores where the reader was.
   const shownPage = useRef(page);
@@ -127,7 +119,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
 
       <div className="mt-8" aria-live="polite" aria-busy={loading}>
         {loading ? (
-          <p className="text-slate-600 dark:text-slate-400">Loading posts...</p>
+          <p className="text-slate-600 dark:text-slate-400">{pendingText}</p>
         ) : posts.length === 0 ? (
           <p className="text-slate-600 dark:text-slate-400">
             No posts found matching your criteria

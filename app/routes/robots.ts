@@ -2,7 +2,7 @@ import { appContext } from "~/context";
 
 import type { Route } from "./+types/robots";
 
-/** Public pages are open to crawlers; the owner's pages and test pages are not. */
+/** Public pages are open to crawlers; the owner's pages are not. */
 export function loader({ context }: Route.LoaderArgs) {
   const base = context.get(appContext).env.siteUrl;
   const lines = [
@@ -12,7 +12,6 @@ export function loader({ context }: Route.LoaderArgs) {
     "Disallow: /blog/*/edit",
     "Disallow: /login",
     "Disallow: /admin",
-    "Disallow: /__test/",
     `Sitemap: ${base}/sitemap.xml`,
     "",
   ];

@@ -2,7 +2,6 @@ import { appContext } from "~/context";
 import {
   allContactMessages,
   markMessageFailedForTests,
-  requireTestRoutes,
   resetContactMessages,
 } from "~/lib/test-routes.server";
 
@@ -10,13 +9,11 @@ import type { Route } from "./+types/test.contact";
 
 /** GET: every contact message as stored (tests only). */
 export async function loader({ context }: Route.LoaderArgs) {
-  requireTestRoutes(context);
   return Response.json({ messages: await allContactMessages(context.get(appContext).db) });
 }
 
 /** DELETE removes every message; PATCH `{ id }` marks one failed, as if it gave up (tests only). */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireTestRoutes(context);
   const { db } = context.get(appContext);
   if (request.method === "DELETE") {
     await resetContactMessages(db);

@@ -1,16 +1,10 @@
 import { appContext } from "~/context";
-import {
-  allPostsRaw,
-  requireTestRoutes,
-  storeRawPosts,
-  testPostsSchema,
-} from "~/lib/test-routes.server";
+import { allPostsRaw, storeRawPosts, testPostsSchema } from "~/lib/test-routes.server";
 
 import type { Route } from "./+types/test.posts";
 
 /** POST JSON `{ reset?, posts: [...] }`: stores posts raw and answers their ids (tests only). */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireTestRoutes(context);
   const parsed = testPostsSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
   const ids = await storeRawPosts(context.get(appContext).db, parsed.data);
@@ -19,6 +13,5 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 /** GET: every stored post as it is in the table, so tests can check what a request changed. */
 export async function loader({ context }: Route.LoaderArgs) {
-  requireTestRoutes(context);
   return Response.json({ posts: await allPostsRaw(context.get(appContext).db) });
 }

@@ -1,12 +1,10 @@
 import { useState } from "react";
 
 import { Toast, type ToastType } from "~/components/toast";
-import { requireTestRoutes } from "~/lib/test-routes.server";
 
 import type { Route } from "./+types/test.toast";
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireTestRoutes(context);
+export function loader({ request }: Route.LoaderArgs) {
   const duration = new URL(request.url).searchParams.get("duration");
   return { duration: duration ? Number(duration) : undefined };
 }

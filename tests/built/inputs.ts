@@ -8,8 +8,7 @@ import fc from "fast-check";
 
 import { CONTACT_LIMITS } from "../../app/lib/contact-rules";
 import { POST_LIMITS } from "../../app/lib/post-rules";
-import { MAX_POST_REQUEST_BYTES } from "../../app/lib/post-write.server";
-import { MAX_FORM_BYTES } from "../../server/http";
+import { BODY_LIMITS } from "../../app/lib/limits";
 import { ROOT } from "./site";
 
 const require = createRequire(import.meta.url);
@@ -39,8 +38,8 @@ export const XSS_NOTE = XSS.length
   : `no DOMPurify vectors (${XSS_FILE} is not in this checkout; blns.txt's Script Injection instead)`;
 
 /** Limits of the HTTP layer (server/http.ts): forms, and the post API's larger bodies. */
-export const FORM_LIMIT = MAX_FORM_BYTES;
-export const POST_LIMIT = MAX_POST_REQUEST_BYTES;
+export const FORM_LIMIT = BODY_LIMITS.form;
+export const POST_LIMIT = BODY_LIMITS.post;
 
 export const naughty = fc.constantFrom(...NAUGHTY);
 

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
-/** Starts its own production server (not the shared one) so it can be stopped and broken. */
+/**
+ * Starts its own production server (not the shared one) so it can be stopped and broken; from
+ * the build with the test-only routes unless `env` sets TEST_ROUTES to "" (the real one).
+ */
 export function startServer(env: Record<string, string>) {
   const child = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", ...env },
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", TEST_ROUTES: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

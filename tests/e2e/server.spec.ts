@@ -18,7 +18,6 @@ test.describe("the production server process", () => {
     const server = startServer({
       PORT: String(port),
       DATA_DIR: dataDir,
-      ENABLE_TEST_ROUTES: "true",
     });
     await waitForHealth(base, server.child);
 
@@ -54,10 +53,10 @@ test.describe("the production server process", () => {
     expect(await again.exited).toBe(0);
   });
 
-  test("test-only pages answer 404 when ENABLE_TEST_ROUTES is not set", async () => {
+  test("the production build has no test-only pages: each answers 404", async () => {
     const port = 3222;
     const base = `http://127.0.0.1:${port}`;
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, TEST_ROUTES: "" });
     await waitForHealth(base, server.child);
     for (const route of ["/__test/toast", "/__test/error", "/__test/slow?ms=10"]) {
       expect((await fetch(`${base}${route}`)).status, route).toBe(404);

@@ -84,7 +84,7 @@ test("the error toast reads Error, and its close button hides it and calls close
   expect(t.closed - t.hidden).toBeLessThan(300 + SLACK_MS);
 });
 
-test("test-only pages answer 404 unless ENABLE_TEST_ROUTES is set", async ({ request }) => {
-  // This server has them on; the off case is covered in server.spec.ts.
+test("the build the end-to-end tests run has the test-only pages", async ({ request }) => {
+  // The production build has none: server.spec.ts.
   expect((await request.get("/__test/toast")).status()).toBe(200);
 });

@@ -3,10 +3,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { createPost, deletePost, updatePost } from "../../app/models/posts.server";
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
-import { cacheTagsOf, linkPageCache, PageCache } from "../../server/page-cache";
+import { linkPageCache } from "../../server/page-cache/link";
+import { PageCache } from "../../server/page-cache/store";
+import { resolveAppRoute } from "../app-routes";
 import { drivers, freshPostgresUrl, MIGRATIONS, queryRows, skipReason } from "./databases";
 
 const post = { title: "A title", description: "", content: "<p>Body</p>" };
+
+/** A public page's tags, as app/route-policy.ts declares them. */
+function tagsOf(pathname: string): string[] {
+  const route = resolveAppRoute(pathname);
+  if (route.policy.cache !== "public") throw new Error(`${pathname} is not a public page`);
+  return route.policy.tags?.(route.params) ?? [];
+}
 
 /** Puts a stand-in rendering of each path into the cache, tagged as the middleware would. */
 async function warm(cache: PageCache, paths: string[]) {
@@ -16,7 +25,7 @@ async function warm(cache: PageCache, paths: string[]) {
       headers: [],
       parts: [Buffer.from(path)],
       etag: `W/"${path}"`,
-      tags: cacheTagsOf(new URL(path, "http://localhost").pathname)!,
+      tags: tagsOf(new URL(path, "http://localhost").pathname),
     }));
   }
 }

@@ -1,0 +1,94 @@
+import type { Params, Register } from "react-router";
+
+import { BODY_LIMITS } from "~/lib/limits";
+import { blogPageParam, blogSearchParam } from "~/lib/pagination";
+
+/**
+ * What the server does with each route of app/routes.ts, declared once, keyed by route id (the
+ * route's file without its extension). The page cache, the security headers, the body limits
+ * and the pending texts all read this table, after React Router's own matcher has found the
+ * route (server/routing.ts), so a path means to them exactly what it means to the router.
+ *
+ * Every route needs an entry: the type below fails to compile when one is missing (after
+ * `react-router typegen`), and the server refuses to start with a build that has a route this
+ * table does not know.
+ */
+export type RoutePolicy = {
+  /**
+   * - `public`: the same for every anonymous visitor; rendered once, kept by the page cache and
+   *   CDNs, and dropped when something it shows (`tags`) changes;
+   * - `private`: the owner's pages, sign-in and the APIs; never stored by any cache;
+   * - `none`: neither (the not-found page, feeds of errors): answered as rendered.
+   */
+  cache: "public" | "private" | "none";
+  /**
+   * The query parameters the page reads, each normalized exactly as its loader reads it (null:
+   * as if absent). Any other parameter (utm_source, fbclid, …) does not change the page, so the
+   * cache keys on these alone: `/blog?q=e` and `/blog?q=e%20%20&utm_source=x` are one page.
+   */
+  query?: Readonly<Record<string, (raw: string) => string | null>>;
+  /** What a public page shows, named as the database's change notices name it. */
+  tags?: (params: Params) => string[];
+  /** The largest request body this route reads, in bytes (default: `BODY_LIMITS.form`). */
+  bodyLimit?: number;
+  /** Shown while a client-side navigation to this page loads. */
+  pendingText?: string;
+  /**
+   * Whether a navigation from this page to itself (another page of a list, a new search) shows
+   * `pendingText` inside the page, which keeps its heading and search form, rather than in the
+   * layout.
+   */
+  pendingInPage?: boolean;
+};
+
+/** The original spec's loading texts, shown only as pending UI of client-side navigation. */
+export const LOADING_TEXT = { posts: "Loading posts...", page: "Loading..." } as const;
+
+type RouteFiles = Register extends { routeFiles: infer Files } ? Files : never;
+/** Every route id of app/routes.ts but the root layout (from `react-router typegen`). */
+export type RouteId = Exclude<
+  RouteFiles[keyof RouteFiles] extends { id: infer Id } ? Id : never,
+  "root"
+>;
+
+const PRIVATE: RoutePolicy = { cache: "private" };
+
+export const routePolicies = {
+  "routes/home": { cache: "public", tags: () => ["profile"] },
+  "routes/blog": {
+    cache: "public",
+    query: { page: blogPageParam, q: blogSearchParam },
+    tags: () => ["posts"],
+    pendingText: LOADING_TEXT.posts,
+    pendingInPage: true,
+  },
+  "routes/blog.new": PRIVATE,
+  "routes/blog.post": {
+    cache: "public",
+    tags: ({ id }) => [`post:${id}`, "post-pages"],
+    pendingText: LOADING_TEXT.page,
+  },
+  "routes/blog.edit": { cache: "private", pendingText: LOADING_TEXT.page },
+  "routes/login": PRIVATE,
+  "routes/logout": PRIVATE,
+  "routes/admin.messages": PRIVATE,
+  "routes/api.contact": PRIVATE,
+  "routes/api.message-retry": PRIVATE,
+  "routes/api.posts": { cache: "private", bodyLimit: BODY_LIMITS.post },
+  "routes/api.post": { cache: "private", bodyLimit: BODY_LIMITS.post },
+  "routes/rss": { cache: "public", tags: () => ["posts"] },
+  "routes/sitemap": { cache: "public", tags: () => ["posts"] },
+  "routes/robots": { cache: "public", tags: () => [] },
+  // Only in the build the end-to-end tests run (TEST_ROUTES=1, app/routes.ts).
+  "routes/test.toast": PRIVATE,
+  "routes/test.error": PRIVATE,
+  "routes/test.slow": PRIVATE,
+  "routes/test.posts": PRIVATE,
+  "routes/test.contact": PRIVATE,
+  "routes/not-found": { cache: "none" },
+} satisfies Record<RouteId, RoutePolicy>;
+
+/** The policy of a route id, or undefined for an id this table does not know. */
+export function policyOf(id: string): RoutePolicy | undefined {
+  return Object.hasOwn(routePolicies, id) ? routePolicies[id as RouteId] : undefined;
+}

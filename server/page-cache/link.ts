@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+
+import { notify, type DatabaseHandle } from "../../database/db.server";
+import type { PageCache } from "./store";
+
+/** The channel the database's triggers notify on (migration 0004). */
+export const PAGE_CACHE_CHANNEL = "page_cache";
+/** The longest an owner's write waits for its own change notification to come back. */
+const BARRIER_TIMEOUT_MS = 1000;
+
+/** The tags a NOTIFY payload from migration 0004 drops; "all" when it is not understood. */
+export function tagsOfChange(payload: string): string[] | "all" {
+  if (payload === "profile") return ["profile"];
+  if (payload === "posts") return ["posts", "post-pages"];
+  const ids = /^posts:(\d+(?:,\d+)*)$/.exec(payload);
+  if (ids?.[1]) return ["posts", ...ids[1].split(",").map((id) => `post:${Number(id)}`)];
+  return "all";
+}
+
+/**
+ * Connects the cache to the database's change notifications (migration 0004). `barrier`
+ * resolves once every change committed before it was called has reached this cache.
+ */
+export async function linkPageCache(cache: PageCache, database: DatabaseHandle) {
+  const waiting = new Map<string, () => void>();
+  const subscription = await database.listen(
+    PAGE_CACHE_CHANNEL,
+    (payload) => {
+      if (payload.startsWith("barrier:")) {
+        waiting.get(payload)?.();
+        return;
+      }
+      cache.invalidate(tagsOfChange(payload));
+    },
+    () => cache.invalidate("all"),
+  );
+  return {
+    barrier: async () => {
+      const token = `barrier:${randomUUID()}`;
+      let timer: NodeJS.Timeout | undefined;
+      const seen = new Promise<void>((resolve) => {
+        waiting.set(token, resolve);
+        timer = setTimeout(resolve, BARRIER_TIMEOUT_MS);
+      });
+      try {
+        await notify(database.db, PAGE_CACHE_CHANNEL, token);
+        await seen;
+      } catch {
+        // The database is unreachable: nothing was written either.
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(token);
+      }
+    },
+    close: () => subscription.close(),
+  };
+}

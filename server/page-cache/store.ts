@@ -1,0 +1,135 @@
+import { gzipTemplate, plainTemplate, type Rendered, type StoredBody } from "./template";
+
+/**
+ * The page cache's store: rendered public pages in memory, so a page is rendered (and the
+ * database asked) once per change instead of once per visit. PGlite answers one query at a time,
+ * so under load the embedded default depends on it.
+ *
+ * - Entries are tagged by what they show (app/route-policy.ts); a change drops the entries with
+ *   its tags (./link.ts brings the database's notices, on every instance).
+ * - A render that started before a change is not stored (the generation counter moves).
+ * - Concurrent misses of one page share one render.
+ * - Bounded by bytes, least recently used first out.
+ */
+
+/** Even with no change noticed, an entry is rendered afresh after this long. */
+const MAX_AGE_MS = 10 * 60_000;
+
+export type Entry = StoredBody & {
+  key: string;
+  status: number;
+  headers: [string, string][];
+  etag: string;
+  tags: string[];
+  bytes: number;
+  storedAt: number;
+};
+
+export type CacheStatus = "hit" | "miss" | "bypass";
+
+export class PageCache {
+  readonly maxBytes: number;
+  private entries = new Map<string, Entry>();
+  private byTag = new Map<string, Set<string>>();
+  private inflight = new Map<string, Promise<Entry | null>>();
+  private generation = 0;
+  private bytes = 0;
+
+  constructor({ maxBytes }: { maxBytes: number }) {
+    this.maxBytes = maxBytes;
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  get totalBytes() {
+    return this.bytes;
+  }
+
+  get(key: string, now = Date.now()): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now - entry.storedAt > MAX_AGE_MS) {
+      this.remove(key);
+      return undefined;
+    }
+    // Least recently used leaves first: a Map iterates in insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Drops the entries carrying any of `tags`, or everything; renders in flight are not stored. */
+  invalidate(tags: string[] | "all") {
+    this.generation++;
+    if (tags === "all") {
+      this.entries.clear();
+      this.byTag.clear();
+      this.bytes = 0;
+      return;
+    }
+    for (const tag of tags) {
+      for (const key of this.byTag.get(tag) ?? []) this.remove(key);
+    }
+  }
+
+  /**
+   * The entry for `key`, rendering it with `render` when missing. Concurrent callers share one
+   * render; null means the response could not be cached (each caller then renders its own).
+   */
+  async fill(
+    key: string,
+    render: () => Promise<Rendered | null>,
+  ): Promise<{ entry: Entry | null; rendered: boolean }> {
+    const pending = this.inflight.get(key);
+    if (pending) return { entry: await pending, rendered: false };
+    const generation = this.generation;
+    const work = render().then((made) => {
+      if (!made) return null;
+      const { parts, ...rest } = made;
+      const plain = plainTemplate(parts);
+      const gzip = gzipTemplate(parts, plain);
+      const bytes = plain.bytes.length + gzip.bytes.length + key.length * 2;
+      const entry: Entry = { ...rest, plain, gzip, key, bytes, storedAt: Date.now() };
+      // A change arrived while rendering: serve this response, but do not keep it.
+      if (generation === this.generation) this.store(entry);
+      return entry;
+    });
+    this.inflight.set(key, work);
+    try {
+      return { entry: await work, rendered: true };
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private store(entry: Entry) {
+    // One page may take at most a quarter of the cache (a sitemap of 100,000 posts would not fit).
+    if (entry.bytes > this.maxBytes / 4) return;
+    this.remove(entry.key);
+    this.entries.set(entry.key, entry);
+    this.bytes += entry.bytes;
+    for (const tag of entry.tags) {
+      let keys = this.byTag.get(tag);
+      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      keys.add(entry.key);
+    }
+    for (const key of this.entries.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(key);
+    }
+  }
+
+  private remove(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    for (const tag of entry.tags) {
+      const keys = this.byTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byTag.delete(tag);
+    }
+  }
+}

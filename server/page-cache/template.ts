@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { constants as zlib, crc32, deflateRawSync, gzipSync } from "node:zlib";
+
+import { crc32Resplice, crc32Shift } from "../crc32";
+
+/**
+ * How the page cache keeps a body: as templates with a slot wherever the render's CSP nonce was,
+ * so every response still carries a fresh nonce (server/security.ts). Plain, and as gzip whose
+ * slots are stored (uncompressed) blocks: a hit copies a template, writes the nonce into its
+ * slots and reckons the gzip CRC-32 from a stored one, with no compression and no pass over the
+ * page (docs/decisions/009-cache-hits-at-the-listener.md).
+ */
+
+/** The random bytes in every nonce a response carries (server/security.ts, server/fast-path.ts). */
+export const NONCE_BYTES = 16;
+/** Their length in base64: templates keep a slot of this length wherever the render's nonce was. */
+const NONCE_LENGTH = 4 * Math.ceil(NONCE_BYTES / 3);
+
+/** A body with slots for the nonce: byte offsets where NONCE_LENGTH bytes of it go. */
+export type Template = { bytes: Buffer; slots: number[] };
+/**
+ * A gzip body's template, and what its trailer needs: the CRC-32 of the plain body with zeros in
+ * its slots, and the slots' places for crc32Resplice.
+ */
+export type GzipTemplate = Template & { crcWithZeros: number; slotShifts: number };
+
+const EMPTY_SLOT = Buffer.alloc(NONCE_LENGTH);
+
+/** What a render hands the cache: its body split where its nonce was. */
+export type Rendered = {
+  status: number;
+  headers: [string, string][];
+  etag: string;
+  tags: string[];
+  parts: Buffer[];
+};
+
+/** A stored page: its templates and what its responses need besides the body. */
+export type StoredBody = { plain: Template; gzip: GzipTemplate };
+
+export function etagOf(parts: Buffer[]): string {
+  const hash = createHash("sha256");
+  for (const [index, part] of parts.entries()) {
+    if (index > 0) hash.update("\0nonce\0");
+    hash.update(part);
+  }
+  return `W/"${hash.digest("base64url").slice(0, 27)}"`;
+}
+
+export function splitBuffer(body: Buffer, separator: string): Buffer[] {
+  if (!separator) return [body];
+  const marker = Buffer.from(separator);
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let at = body.indexOf(marker); at !== -1; at = body.indexOf(marker, start)) {
+    parts.push(body.subarray(start, at));
+    start = at + marker.length;
+  }
+  parts.push(body.subarray(start));
+  return parts;
+}
+
+/** The parts with an empty slot between each two. */
+export function plainTemplate(parts: Buffer[]): Template {
+  const slots: number[] = [];
+  const pieces: Buffer[] = [];
+  let length = 0;
+  for (const [index, part] of parts.entries()) {
+    if (index > 0) {
+      slots.push(length);
+      pieces.push(EMPTY_SLOT);
+      length += NONCE_LENGTH;
+    }
+    pieces.push(part);
+    length += part.length;
+  }
+  return { bytes: Buffer.concat(pieces, length), slots };
+}
+
+/** RFC 1952: no name, no time, deflate, Unix. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+/** RFC 1951 §3.2.4: a non-final stored block's header for NONCE_LENGTH bytes. */
+const SLOT_BLOCK_HEADER = Buffer.from([0, NONCE_LENGTH, 0, ~NONCE_LENGTH & 0xff, 0xff]);
+/** DEFLATE's window: how far back a match may reach. */
+const WINDOW = 32 * 1024;
+
+/**
+ * The gzip template: each part as raw DEFLATE (every part but the last ending with a sync flush,
+ * byte-aligned and not final), with each slot between them as a stored block, then the trailer
+ * (filled per response). Each part is compressed with what precedes it as its dictionary, nonce
+ * slots as NUL bytes: the page compresses as well as in one stream, and since page HTML holds no
+ * NUL byte, no match can reach into a slot, so a fresh nonce there changes no other byte. A page
+ * that does hold a NUL is compressed part by part without a dictionary.
+ */
+export function gzipTemplate(parts: Buffer[], plain: Template): GzipTemplate {
+  const primed = !parts.some((part) => part.includes(0));
+  const pieces: Buffer[] = [GZIP_HEADER];
+  const slots: number[] = [];
+  let length = GZIP_HEADER.length;
+  let offset = 0; // where this part starts in the plain body
+  for (const [index, part] of parts.entries()) {
+    const last = index === parts.length - 1;
+    const deflated = deflateRawSync(part, {
+      finishFlush: last ? zlib.Z_FINISH : zlib.Z_SYNC_FLUSH,
+      ...(primed && offset > 0
+        ? { dictionary: plain.bytes.subarray(Math.max(0, offset - WINDOW), offset) }
+        : {}),
+    });
+    pieces.push(deflated);
+    length += deflated.length;
+    offset += part.length;
+    if (!last) {
+      pieces.push(SLOT_BLOCK_HEADER, EMPTY_SLOT);
+      slots.push(length + SLOT_BLOCK_HEADER.length);
+      length += SLOT_BLOCK_HEADER.length + NONCE_LENGTH;
+      offset += NONCE_LENGTH;
+    }
+  }
+  pieces.push(Buffer.alloc(8)); // CRC-32 and size, per response
+  const size = plain.bytes.length;
+  return {
+    bytes: Buffer.concat(pieces),
+    slots,
+    crcWithZeros: crc32(plain.bytes),
+    slotShifts: plain.slots.reduce((sum, slot) => sum ^ crc32Shift(size - slot - NONCE_LENGTH), 0),
+  };
+}
+
+/** A copy of the template with `nonce` in every slot. */
+function withNonce(template: Template, nonce: string): Buffer {
+  const body = Buffer.allocUnsafe(template.bytes.length);
+  template.bytes.copy(body);
+  for (const slot of template.slots) body.write(nonce, slot, NONCE_LENGTH, "latin1");
+  return body;
+}
+
+/**
+ * One response's body: the page with this response's nonce wherever the render's was, as gzip
+ * when `gzip`. Only the nonce is read per response: the gzip trailer's CRC-32 comes from the
+ * stored one (server/crc32.ts).
+ */
+export function bodyOf(entry: StoredBody, nonce: string, gzip: boolean): Buffer {
+  const { bytes, slots } = entry.plain;
+  if (slots.length > 0 && Buffer.byteLength(nonce) !== NONCE_LENGTH) {
+    // Not a nonce this server makes (tests): the plain body around it, compressed as it is.
+    const marker = Buffer.from(nonce);
+    const pieces = [bytes.subarray(0, slots[0])];
+    for (const [index, slot] of slots.entries()) {
+      pieces.push(marker, bytes.subarray(slot + NONCE_LENGTH, slots[index + 1]));
+    }
+    const plain = Buffer.concat(pieces);
+    return gzip ? gzipSync(plain) : plain;
+  }
+  if (!gzip) return withNonce(entry.plain, nonce);
+  const { crcWithZeros, slotShifts } = entry.gzip;
+  const body = withNonce(entry.gzip, nonce);
+  body.writeUInt32LE(crc32Resplice(crcWithZeros, slotShifts, nonce), body.length - 8);
+  body.writeUInt32LE(bytes.length % 2 ** 32, body.length - 4);
+  return body;
+}

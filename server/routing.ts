@@ -1,0 +1,142 @@
+import type { MiddlewareHandler } from "hono";
+import {
+  generatePath,
+  matchRoutes,
+  type Params,
+  type RouteObject,
+  type ServerBuild,
+} from "react-router";
+
+import { policyOf, type RoutePolicy } from "../app/route-policy";
+
+/** A route as the server build lists it (`build.routes`): flat, each naming its parent. */
+export type RouteRecord = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+};
+
+/** What a request path is to the router, and what the server does with it. */
+export type ResolvedRoute = {
+  id: string;
+  params: Params;
+  policy: RoutePolicy;
+  /** A client navigation's data request (`/blog.data`): same route, same policy. */
+  data: boolean;
+  /**
+   * The canonical spelling of the path when the request used another one the router also
+   * accepts (`/BLOG/1`, `/blog/1/`, `/blog/%31`); null when it is already canonical or has none
+   * (the not-found page).
+   */
+  canonical: string | null;
+};
+
+/** React Router's suffix for the data requests of client navigations; `/_root.data` is `/`. */
+const DATA_SUFFIX = ".data";
+const ROOT_DATA_PATH = "/_root";
+
+type Branch = RouteObject & { fullPath: string };
+
+/**
+ * Resolves request paths with React Router's own matcher over the build's routes, so case,
+ * trailing slashes and percent-encoding mean here what they mean to the router. Throws when a
+ * route has no entry in app/route-policy.ts: a page must not silently go without caching or
+ * privacy.
+ */
+export function createRouteResolver(records: Iterable<RouteRecord>) {
+  const list = [...records];
+  const missing = list.filter((r) => r.id !== "root" && !policyOf(r.id)).map((r) => r.id);
+  if (missing.length > 0) {
+    throw new Error(`Routes without a policy in app/route-policy.ts: ${missing.join(", ")}`);
+  }
+  const tree = treeOf(list);
+
+  return function resolve(pathname: string): ResolvedRoute {
+    const data = pathname.endsWith(DATA_SUFFIX);
+    let path = data ? pathname.slice(0, -DATA_SUFFIX.length) : pathname;
+    if (data && path === ROOT_DATA_PATH) path = "/";
+    const leaf = matchRoutes(tree, path)?.at(-1);
+    const id = leaf?.route.id ?? "routes/not-found";
+    const policy = policyOf(id) ?? { cache: "none" };
+    const params = leaf?.params ?? {};
+    let canonical: string | null = null;
+    const pattern = (leaf?.route as Branch | undefined)?.fullPath;
+    if (!data && pattern !== undefined && !pattern.includes("*")) {
+      const spelled = generatePath(pattern, params);
+      // A path starting "//" would be another host's URL in a Location header.
+      if (spelled !== pathname && !spelled.startsWith("//")) canonical = spelled;
+    }
+    return { id, params, policy, data, canonical };
+  };
+}
+
+export type RouteResolver = ReturnType<typeof createRouteResolver>;
+
+function treeOf(records: RouteRecord[]): Branch[] {
+  const build = (parentId: string | undefined, parentPath: string): Branch[] =>
+    records
+      .filter((record) => record.parentId === parentId)
+      .map((record) => {
+        const fullPath = joinPaths(parentPath, record.path);
+        const children = build(record.id, fullPath);
+        return {
+          id: record.id,
+          path: record.path,
+          caseSensitive: record.caseSensitive,
+          fullPath,
+          ...(record.index ? { index: true as const } : { children }),
+        } as Branch;
+      });
+  return build(undefined, "");
+}
+
+function joinPaths(parent: string, path: string | undefined): string {
+  if (path === undefined || path === "") return parent || "/";
+  return `${parent.replace(/\/$/, "")}/${path.replace(/^\//, "")}`;
+}
+
+/** A non-canonical spelling moves for good: browsers and CDNs may keep the redirect a day. */
+const CANONICAL_REDIRECT_CACHE = "public, max-age=86400";
+
+type RoutingVariables = { route?: ResolvedRoute };
+
+/**
+ * Resolves every request's route once, for the middleware after it (`c.get("route")`), and
+ * answers a GET or HEAD spelled in a way the router accepts but that is not canonical with a 301
+ * to the canonical URL, so such a spelling is never rendered (nor cached) per request.
+ */
+export function routing(
+  loadRoutes: () => Promise<ServerBuild["routes"]>,
+): MiddlewareHandler<{ Variables: RoutingVariables }> {
+  const resolvers = new WeakMap<object, RouteResolver>();
+  return async (c, next) => {
+    // The same object on every request but in development, where each edit brings new routes.
+    const routes = await loadRoutes();
+    let resolve = resolvers.get(routes);
+    if (!resolve) {
+      resolve = createRouteResolver(recordsOf(routes));
+      resolvers.set(routes, resolve);
+    }
+    const url = new URL(c.req.url);
+    const route = resolve(url.pathname);
+    const method = c.req.method;
+    if (route.canonical && (method === "GET" || method === "HEAD")) {
+      return new Response(null, {
+        status: 301,
+        headers: {
+          Location: route.canonical + url.search,
+          "Cache-Control": CANONICAL_REDIRECT_CACHE,
+        },
+      });
+    }
+    c.set("route", route);
+    return next();
+  };
+}
+
+/** The build's route manifest as records (its values may be undefined in the type). */
+export function recordsOf(routes: ServerBuild["routes"]): RouteRecord[] {
+  return Object.values(routes).filter((route) => route !== undefined);
+}
