@@ -1,0 +1,104 @@
+// The route policy (app/route-policy.ts) against the real bundle: non-canonical spellings
+// answer 301 before anything renders, each route gets its own body limit and privacy, and the
+// production build carries no test-only route.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { BODY_LIMITS, formatBytes } from "../../app/lib/limits";
+import { freshPglite, type TestDatabase } from "../integration/databases";
+import { loadBundle, SITE_URL } from "./site";
+
+describe("the route policy in the production bundle", () => {
+  let database: TestDatabase;
+  let app: { request(path: string, init?: RequestInit): Promise<Response> };
+  let root: string;
+  let pageCache: { invalidate(tags: "all"): void };
+
+  beforeAll(async () => {
+    const bundle = await loadBundle();
+    root = bundle.root;
+    const exports = bundle.exports as typeof bundle.exports & {
+      PageCache: new (options: { maxBytes: number }) => typeof pageCache;
+    };
+    database = await freshPglite();
+    await database.db.execute(
+      "insert into blog_posts (title, description, content) values ('Routed', 'd', '<p>Body</p>')",
+    );
+    const env = exports.parseEnv({ NODE_ENV: "production", DATA_DIR: "unused", SITE_URL });
+    pageCache = new exports.PageCache({ maxBytes: 1 << 24 });
+    app = exports.createSiteApp({ env, database, root, pageCache: pageCache as never });
+  });
+  afterAll(() => database.dispose());
+  beforeEach(() => pageCache.invalidate("all"));
+
+  it.each([
+    ["/BLOG/1", "/blog/1"],
+    ["/blog/1/", "/blog/1"],
+    ["/blog/%31", "/blog/1"],
+    ["/RSS.XML", "/rss.xml"],
+    ["/Blog?q=Routed", "/blog?q=Routed"],
+  ])("%s answers 301 to %s and renders nothing", async (spelled, canonical) => {
+    const moved = await app.request(spelled);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe(canonical);
+    expect(moved.headers.get("x-page-cache")).toBeNull();
+    expect(await moved.text()).toBe("");
+    // The canonical page was not rendered (nor stored) on the way: its first request renders it.
+    const page = await app.request(canonical);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("x-page-cache")).toBe("miss");
+    await page.text();
+  });
+
+  it("keys a search as the loader reads it: trailing spaces find the same entry", async () => {
+    const first = await app.request("/blog?q=body");
+    expect(first.headers.get("x-page-cache")).toBe("miss");
+    const spaced = await app.request("/blog?q=body%20%20&utm_source=x");
+    expect(spaced.headers.get("x-page-cache")).toBe("hit");
+    const withoutNonces = (html: string) => html.replace(/nonce="[^"]*"/g, "");
+    expect(withoutNonces(await spaced.text())).toBe(withoutNonces(await first.text()));
+  });
+
+  it("marks private routes and their data requests no-store, whoever asks", async () => {
+    for (const page of ["/login", "/blog/new.data", "/blog/1/edit.data", "/admin/messages"]) {
+      const response = await app.request(page);
+      expect(response.headers.get("cache-control"), page).toBe("private, no-store");
+      await response.body?.cancel();
+    }
+  });
+
+  it("gives the post API the post limit and every other route the form limit", async () => {
+    const between = "x".repeat(BODY_LIMITS.form + 1024);
+    const json = { "content-type": "application/json" };
+    const contact = await app.request("/api/contact", {
+      method: "POST",
+      headers: json,
+      body: between,
+    });
+    expect(contact.status).toBe(413);
+    expect(((await contact.json()) as { error: string }).error).toBe(
+      `The request body is larger than ${formatBytes(BODY_LIMITS.form)}.`,
+    );
+    // Within the post limit: past the body check, refused only for want of a session.
+    const post = await app.request("/api/posts", { method: "POST", headers: json, body: between });
+    expect(post.status).toBe(401);
+    await post.body?.cancel();
+  });
+
+  it("has no test-only route, neither answering nor in the bundle", async () => {
+    for (const page of ["/__test/toast", "/__test/posts", "/__test/slow?ms=1"]) {
+      const response = await app.request(page);
+      expect(response.status, page).toBe(404);
+      await response.body?.cancel();
+    }
+    const serverDir = path.join(root, "build/server");
+    const files = readdirSync(serverDir, { recursive: true, encoding: "utf8" });
+    for (const file of files.filter((name) => name.endsWith(".js"))) {
+      expect(readFileSync(path.join(serverDir, file), "utf8"), file).not.toMatch(/__test\//);
+    }
+    const clientFiles = readdirSync(path.join(root, "build/client"), { recursive: true });
+    expect(clientFiles.filter((name) => /test[.-](toast|error)/.test(String(name)))).toEqual([]);
+  });
+});
