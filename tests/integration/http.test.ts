@@ -1,7 +1,9 @@
+import type { ServerBuild } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { parseEnv } from "../../app/lib/env.server";
 import { createHttpApp } from "../../server/http";
+import { appRouteManifest } from "../app-routes";
 import { freshPglite, type TestDatabase } from "./databases";
 
 describe("the HTTP app", () => {
@@ -18,7 +20,8 @@ describe("the HTTP app", () => {
     createHttpApp({
       env: parseEnv(settings),
       database,
-      loadBuild: () => Promise.reject(new Error("no React Router build in this test")),
+      // The site's real routes, but no modules: every page answers 500 here.
+      loadBuild: async () => ({ routes: appRouteManifest() }) as unknown as ServerBuild,
       ownerReady,
     });
 
