@@ -32,7 +32,6 @@ import {
   POST_LIMIT,
   postBody,
   postMustBeRefused,
-  SCRIPT_INJECTION,
   text,
   utf8,
   withInvalidUtf8,
@@ -1140,7 +1139,7 @@ for (const database of DATABASES) {
     });
 
     it("every XSS vector as post content renders nothing runnable", async () => {
-      for (const payload of XSS.length ? XSS : SCRIPT_INJECTION) {
+      for (const payload of XSS) {
         const body = JSON.stringify({ title: "XSS", content: payload });
         const post = await postJson(
           "POST /api/posts (each XSS vector)",
