@@ -41,6 +41,7 @@ const OUTSIDE: { pattern: RegExp; why: string }[] = [
     why: "cites a section of the original spec (use docs/product.md)",
   },
   { pattern: /\bissues?\s+#?\d+/i, why: "cites an issue by number (say what it asked)" },
+  { pattern: /\(issues?:/i, why: "cites an issue (say what it asked)" },
 ];
 
 /** Top-level folders whose paths in backticks in markdown must exist. */
