@@ -68,7 +68,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   let client = options.pglite;
   if (!client) {
-    // PGlite does not create parent directories (TOOLCHAIN pitfall 4).
+    // PGlite does not create parent directories: make DATA_DIR first.
     const dir = path.resolve(options.dataDir);
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir, {

@@ -110,8 +110,9 @@ const field = (form: FormData, key: string) => {
 };
 
 /**
- * The contact form's rules (original §5, §8): every field filled after trimming, an e-mail of
- * the form local@domain.tld without whitespace, and the server's bounds on each field.
+ * The contact form's rules (docs/product.md#states, #limits): every field filled after
+ * trimming, an e-mail of the form local@domain.tld without whitespace, and the server's bounds
+ * on each field.
  */
 export function contactIsValid(form: FormData): boolean {
   const name = field(form, "name");
