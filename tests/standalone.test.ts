@@ -7,8 +7,9 @@
 //     of all of these is docs/product.md);
 //   - a relative path in code (two dots, as often as it takes) that resolves above the
 //     repository root;
-//   - a markdown link, a repository path in backticks in a markdown file, or a `docs/….md`
-//     (with or without `#section`) named anywhere, that leads to no file or heading here.
+//   - a markdown link, a repository path in backticks in a markdown file, or a source or doc
+//     file named anywhere by its path from the root (a document with its `#section`), that
+//     leads to no file or heading here.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -47,6 +48,11 @@ const OUTSIDE: { pattern: RegExp; why: string }[] = [
 /** Top-level folders whose paths in backticks in markdown must exist. */
 const REPO_DIRS = "app|server|docs|database|bench|scripts|tests|content|public";
 const REPO_PATH = new RegExp(`^(?:${REPO_DIRS})/[\\w.@+/-]*$`);
+/** A source or document path from the root, not the tail of a longer path, with its #section. */
+const NAMED_FILE = new RegExp(
+  `(?<![\\w./@~-])((?:${REPO_DIRS})/[\\w./+-]*\\.(?:ts|tsx|mjs|js|md|sql|json|css))(?:#([\\w-]+))?(?!\\w)`,
+  "g",
+);
 
 type Problem = string;
 
@@ -195,10 +201,11 @@ function brokenDocReferences(): Problem[] {
     }
   }
 
-  // A document named anywhere (code comments included), with or without a section.
+  // A repository file named anywhere (code comments included) by its path from the root, with
+  // or without a section: `docs/product.md#texts`, `server/page-cache.ts`.
   for (const file of TEXT.keys()) {
     lines(file).forEach((line, i) => {
-      for (const match of line.matchAll(/(?<![\w/.-])(docs\/[\w./-]*?\.md)(?:#([\w-]+))?/g)) {
+      for (const match of line.matchAll(NAMED_FILE)) {
         const why = brokenTarget(match[1]!, match[2]);
         if (why) problems.push(`${file}:${i + 1}: ${match[0]}: ${why}`);
       }
