@@ -75,7 +75,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       extensions: PGLITE_EXTENSIONS,
       // PostgreSQL's default 128 MB of shared buffers lives inside the WebAssembly memory,
       // which never shrinks; this site's working set fits in far less, and the kernel caches
-      // the data files anyway. Start-up peak fell from 287 MB to 166 MB (decision 010).
+      // the data files anyway. Start-up peak fell to 166 MB (docs/measurements/memory.md).
       startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
     });
   }
