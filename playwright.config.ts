@@ -31,7 +31,7 @@ export default defineConfig({
     browserName: "chromium",
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-      // Without the background-networking flags Chromium keeps dialling out (TOOLCHAIN pitfall 10).
+      // Without the background-networking flags Chromium keeps dialling out.
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -27,7 +27,8 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],
   server: {
-    // PGlite writes into DATA_DIR while the dev server runs (TOOLCHAIN pitfall 7).
+    // PGlite writes into DATA_DIR while the dev server runs; watching it would reload the page on
+    // every write.
     watch: { ignored: ["**/data/**", "**/.test-output/**"] },
   },
 });

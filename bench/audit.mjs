@@ -54,7 +54,7 @@ const OWNER_PASSWORD = "audit-owner-password";
 const HEALTH_TIMEOUT_MS = 90_000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
-// TOOLCHAIN pitfall 10: without the background-networking flags Chromium keeps dialling out.
+// Without the background-networking flags Chromium keeps dialling out.
 const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",

@@ -593,9 +593,9 @@ async function main() {
  * Pages the cache does not hold, asked one at a time while CONNECTIONS connections read the
  * first page from the cache: what a visitor meets on a page nobody has asked for since the last
  * change. Blog list pages not loaded before (with 100,000 posts there are thousands), else
- * searches not made before. Not one of the issue's targets (its uncached target is the
- * PAGE_CACHE=off run); reported beside them. Needs wrk: autocannon would share this process's
- * event loop with the probes.
+ * searches not made before. Not one of the targets (docs/product.md#targets: the uncached one
+ * is the PAGE_CACHE=off run); reported beside them. Needs wrk: autocannon would share this
+ * process's event loop with the probes.
  */
 async function missesUnderLoad(port, pages) {
   if (!WRK) return { skipped: "needs wrk (autocannon runs in this process)" };

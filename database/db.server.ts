@@ -68,14 +68,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   let client = options.pglite;
   if (!client) {
-    // PGlite does not create parent directories (TOOLCHAIN pitfall 4).
+    // PGlite does not create parent directories: make DATA_DIR first.
     const dir = path.resolve(options.dataDir);
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir, {
       extensions: PGLITE_EXTENSIONS,
       // PostgreSQL's default 128 MB of shared buffers lives inside the WebAssembly memory,
       // which never shrinks; this site's working set fits in far less, and the kernel caches
-      // the data files anyway. Start-up peak fell from 287 MB to 166 MB (decision 010).
+      // the data files anyway. Start-up peak fell to 166 MB (docs/measurements/memory.md).
       startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
     });
   }

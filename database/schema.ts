@@ -12,7 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
-// PostgreSQL newer than 15 (TOOLCHAIN pitfall 6).
+// PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.
 
 export const blogPosts = pgTable(
   "blog_posts",

@@ -19,7 +19,7 @@ export const SECTIONS = [
 
 /**
  * Goes to `/` (or `/#section`) and about 100 ms later scrolls smoothly to the top or to that
- * section (original §2, Header), so the home page has rendered before it scrolls.
+ * section (docs/product.md#header), so the home page has rendered before it scrolls.
  */
 function useGoHome() {
   const navigate = useNavigate();

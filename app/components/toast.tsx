@@ -17,7 +17,7 @@ export type ToastProps = {
   duration?: number;
 };
 
-/** Top-right notice that slides in (original §2 "Floating and overlay elements", §4). */
+/** Top-right notice that slides in; its timing is in docs/product.md#states. */
 export function Toast({
   type,
   message,

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * Every environment variable the server reads, parsed once at start-up (PRODUCT.md,
- * "Configuration"). A wrong value stops the process with a message naming the variable.
+ * Every environment variable the server reads, parsed once at start-up
+ * (docs/product.md#configuration). A wrong value stops the process with a message naming the
+ * variable.
  */
 
 const blankIsUnset = (value: unknown) =>

@@ -1,4 +1,7 @@
-/** `{from} - {to}`, or `{from} - Present` while the job or study is current (original §3). */
+/**
+ * `{from} - {to}`, or `{from} - Present` while the job or study is current
+ * (docs/product.md#home).
+ */
 export function formatPeriod(from: string, to: string | null, current: boolean): string {
   if (current || !to) return `${from} - Present`;
   return `${from} - ${to}`;
@@ -11,7 +14,7 @@ const longDate = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
-/** en-US long form, e.g. "November 22, 2026" (original §2, §9). Dates are shown in UTC. */
+/** en-US long form, e.g. "November 22, 2026" (docs/product.md#constants); shown in UTC. */
 export function formatLongDate(date: Date | string): string {
   return longDate.format(typeof date === "string" ? new Date(date) : date);
 }

@@ -1,7 +1,7 @@
 import type sanitizeHtml from "sanitize-html";
 
 /**
- * The one sanitizer for post HTML (PRODUCT.md, change 4): the editor's own allowlist and
+ * The one sanitizer for post HTML (docs/product.md#sanitized-html): the editor's own allowlist and
  * nothing else. Posts are cleaned with it when saved and again when rendered.
  *
  * Allowed: paragraphs, headings 1-3, bold, italic, strikethrough, bullet and numbered lists,

@@ -42,7 +42,10 @@ export const PHOTO_SIZE = 160;
 export const DEFAULT_PHOTO_URL = "/images/profile.svg";
 export const DEFAULT_CV_URL = "/cv.pdf";
 
-/** Links that open in a new tab (original §1: the microblogging and photo-sharing profiles). */
+/**
+ * Links that open in a new tab: the microblogging and photo-sharing profiles
+ * (docs/product.md#home).
+ */
 export const NEW_TAB_SOCIALS: readonly SocialKind[] = ["microblogging", "photo-sharing"];
 
 export function resolveSite(config: SiteConfig) {

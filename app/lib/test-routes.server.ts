@@ -23,7 +23,8 @@ export const testPostsSchema = z.object({
 
 /**
  * Stores posts exactly as given, without the sanitizer, so end-to-end tests can prove that
- * rendering is safe whatever reached the table (every XSS vector stored straight in).
+ * rendering is safe whatever reached the table (tests/e2e/xss.spec.ts stores every XSS vector
+ * straight in).
  */
 export async function storeRawPosts(db: Database, input: z.infer<typeof testPostsSchema>) {
   return db.transaction(async (tx) => {

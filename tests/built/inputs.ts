@@ -1,6 +1,6 @@
 // What the fuzzing sends: corpora, fast-check arbitraries, body encoders, and the few rules
 // restated from the product (contact form, post) that tell which status an input must get.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -18,24 +18,12 @@ export const NAUGHTY: string[] = JSON.parse(
   readFileSync(require.resolve("big-list-of-naughty-strings/blns.json"), "utf8"),
 );
 
-/** blns.txt's "Script Injection" section: the XSS inputs used when DOMPurify's are not here. */
-export const SCRIPT_INJECTION: string[] = (() => {
-  const lines = readFileSync(require.resolve("big-list-of-naughty-strings/blns.txt"), "utf8").split(
-    "\n",
-  );
-  const start = lines.findIndex((l) => /^#\tScript Injection/.test(l));
-  const end = lines.findIndex((l, i) => i > start + 3 && /^#\t[A-Z]/.test(l));
-  return lines.slice(start + 1, end).filter((l) => l.trim() !== "" && !l.startsWith("#"));
-})();
-
-const XSS_FILE = path.resolve(ROOT, "../shared/testdata/xss/dompurify-vectors.json");
-/** DOMPurify's attack inputs (../shared/testdata/xss/README.md), where this checkout has them. */
-export const XSS: string[] = existsSync(XSS_FILE)
-  ? (JSON.parse(readFileSync(XSS_FILE, "utf8")) as { payload: string }[]).map((v) => v.payload)
-  : [];
-export const XSS_NOTE = XSS.length
-  ? `${XSS.length} DOMPurify vectors from ${path.relative(ROOT, XSS_FILE)}`
-  : `no DOMPurify vectors (${XSS_FILE} is not in this checkout; blns.txt's Script Injection instead)`;
+/** DOMPurify's attack inputs, kept in the repository (tests/fixtures/README.md): inputs only. */
+const XSS_FILE = path.join(ROOT, "tests/fixtures/xss/dompurify-vectors.json");
+export const XSS: string[] = (
+  JSON.parse(readFileSync(XSS_FILE, "utf8")) as { payload: string }[]
+).map((v) => v.payload);
+export const XSS_NOTE = `${XSS.length} DOMPurify vectors from ${path.relative(ROOT, XSS_FILE)}`;
 
 /** Limits of the HTTP layer (server/http.ts): forms, and the post API's larger bodies. */
 export const FORM_LIMIT = BODY_LIMITS.form;
@@ -61,7 +49,7 @@ export const text: fc.Arbitrary<string> = fc.oneof(
       .tuple(fc.string({ maxLength: 8 }), fc.oneof(controlChar, loneSurrogate), naughty)
       .map(([a, b, c]) => a + b + c),
   },
-  ...(XSS.length ? [{ weight: 1, arbitrary: fc.constantFrom(...XSS) }] : []),
+  { weight: 1, arbitrary: fc.constantFrom(...XSS) },
 );
 
 /** A naughty string repeated to `min`–`max` characters (limits are met at their edges). */
@@ -121,8 +109,9 @@ const field = (form: FormData, key: string) => {
 };
 
 /**
- * The contact form's rules (original §5, §8): every field filled after trimming, an e-mail of
- * the form local@domain.tld without whitespace, and the server's bounds on each field.
+ * The contact form's rules (docs/product.md#states, #limits): every field filled after
+ * trimming, an e-mail of the form local@domain.tld without whitespace, and the server's bounds
+ * on each field.
  */
 export function contactIsValid(form: FormData): boolean {
   const name = field(form, "name");

@@ -1,6 +1,6 @@
 // The production bundle in process, on a fresh database, behind one `probe` that checks the
-// properties every answer must keep (issue 7): no 5xx, an X-Request-Id of our own, nothing
-// internal in the body, and no stored row changed by a refused request.
+// properties every answer must keep (docs/product.md#robustness): no 5xx, an X-Request-Id of
+// our own, nothing internal in the body, and no stored row changed by a refused request.
 import path from "node:path";
 
 import { expect, inject } from "vitest";

@@ -4,8 +4,8 @@ import { expect, test } from "./fixtures";
 import { signInRequest } from "./owner";
 
 /**
- * Response headers per route family (issue 7): what every response carries, the CSP and its
- * nonce on documents, and which responses no cache may keep.
+ * Response headers per route family (docs/product.md#robustness): what every response
+ * carries, the CSP and its nonce on documents, and which responses no cache may keep.
  */
 
 const EVERY_RESPONSE = {

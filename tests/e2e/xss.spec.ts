@@ -6,11 +6,8 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { signInRequest } from "./owner";
 
-/** The DOMPurify attack corpus (../shared/testdata/xss/README.md): inputs only. */
-const vectorsFile = path.resolve(
-  import.meta.dirname,
-  "../../../shared/testdata/xss/dompurify-vectors.json",
-);
+/** DOMPurify's attack inputs, kept in the repository (tests/fixtures/README.md): inputs only. */
+const vectorsFile = path.resolve(import.meta.dirname, "../fixtures/xss/dompurify-vectors.json");
 const vectors = JSON.parse(readFileSync(vectorsFile, "utf8")) as {
   title?: string;
   payload: string;

@@ -12,8 +12,9 @@ import {
 } from "./harness";
 
 /**
- * Issue 7: 1,000 valid contact messages from 50 concurrent clients (20 each, one after another)
- * on PostgreSQL, with the rate limit lifted: every one answered 2xx and stored exactly once.
+ * No lost message (docs/product.md#robustness): 1,000 valid contact messages from 50
+ * concurrent clients (20 each, one after another) on PostgreSQL, with the rate limit lifted:
+ * every one answered 2xx and stored exactly once.
  * No mail transport is configured, so the messages are only stored.
  */
 const PORT = 3242;

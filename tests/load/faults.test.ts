@@ -14,10 +14,11 @@ import {
 import { DatabaseProxy } from "./proxy";
 
 /**
- * Issue 7: the database goes away under light load and comes back. The server must answer
- * /healthz 503 and pages 503 with the error page within seconds (never hang, never drop the
- * connection, never show a page it could not read), and recover by itself when the database
- * returns. PostgreSQL sits behind a TCP proxy (./proxy.ts) that the test cuts or blackholes.
+ * Faults (docs/product.md#robustness): the database goes away under light load and comes
+ * back. The server must answer /healthz 503 and pages 503 with the error page within seconds
+ * (never hang, never drop the connection, never show a page it could not read), and recover by
+ * itself when the database returns. PostgreSQL sits behind a TCP proxy (./proxy.ts) that the
+ * test cuts or blackholes.
  *
  * The page cache is off for the outage measurements: by design it keeps serving the public pages
  * it holds during an outage (checked separately, last).

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorLines, findPostId, startServer, tail, type ServerProcess } from "./harness";
 
 /**
- * Issue 7: the public pages under 200 concurrent connections for 30 s, on the embedded database
- * with the page cache on, as shipped. Every request must be answered 2xx in time.
+ * Load (docs/product.md#robustness): the public pages under 200 concurrent connections for
+ * 30 s, on the embedded database with the page cache on, as shipped. Every request must be
+ * answered 2xx in time.
  */
 const PORT = 3241;
 const CONNECTIONS = 200;
