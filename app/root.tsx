@@ -122,7 +122,7 @@ export function meta({ error }: Route.MetaArgs) {
   return [{ title: site.name }, { name: "description", content: site.description }];
 }
 
-/** The router's error page (PRODUCT.md, change 7): status and text, a link home, no stack in production. */
+/** The router's error page (docs/product.md#not-found-pages): status and text, a link home, no stack in production. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { status, statusText } = describeError(error);
   let detail =

@@ -14,7 +14,7 @@ import { bodyOf, NONCE_BYTES } from "./page-cache/template";
  *
  * The site-wide headers (security, server/security.ts) are not written twice: they are taken
  * from the first cached page the full app answered, with the CSP nonce as a slot, so both
- * paths send the same headers by construction (tests/integration/fast-path.test.ts).
+ * paths send the same headers by construction (tests/built/fast-path.test.ts).
  */
 
 /** Headers that belong to one response or one page, not to the site. */

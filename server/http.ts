@@ -32,7 +32,7 @@ export type HttpOptions = {
   /** Folder of the client build; omitted in development, where Vite serves assets. */
   clientDir?: string;
   wakeDelivery?: () => void;
-  /** Rendered public pages (server/page-cache.ts); null or omitted renders every request. */
+  /** Rendered public pages (server/page-cache/); null or omitted renders every request. */
   pageCache?: PageCache | null;
   /** Resolves once this instance has seen its own database changes (the page cache's barrier). */
   afterOwnerWrite?: () => Promise<void>;

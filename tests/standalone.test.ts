@@ -202,7 +202,7 @@ function brokenDocReferences(): Problem[] {
   }
 
   // A repository file named anywhere (code comments included) by its path from the root, with
-  // or without a section: `docs/product.md#texts`, `server/page-cache.ts`.
+  // or without a section: `docs/product.md#texts`, `server/routing.ts`.
   for (const file of TEXT.keys()) {
     lines(file).forEach((line, i) => {
       for (const match of line.matchAll(NAMED_FILE)) {

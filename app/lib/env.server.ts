@@ -64,7 +64,7 @@ const rawSchema = z.object({
       .min(0, { error: "expected 0 or more" })
       .default(5),
   ),
-  /** The in-process cache of rendered public pages (server/page-cache.ts); off for benchmarks. */
+  /** The in-process cache of rendered public pages (server/page-cache/); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),
   /** Upper bound of that cache's memory, in megabytes. */
   PAGE_CACHE_MB: z.preprocess(

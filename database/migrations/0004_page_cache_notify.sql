@@ -1,5 +1,5 @@
 -- Every write that changes a public page tells each server instance which cached pages to drop
--- (server/page-cache.ts), through NOTIFY on the channel "page_cache". Statement-level triggers
+-- (server/page-cache/link.ts), through NOTIFY on the channel "page_cache". Statement-level triggers
 -- keep bulk writes to one notification: up to 50 post ids are named, more means "all posts".
 -- Payloads: "posts" (every blog page), "posts:1,2,3" (blog lists and those posts), "profile".
 CREATE FUNCTION page_cache_notify_posts() RETURNS trigger LANGUAGE plpgsql AS $$
