@@ -1,8 +1,10 @@
 import { z } from "zod";
 
+import { CONTACT_RATE_LIMIT } from "./contact";
+
 /**
- * Every environment variable the server reads, parsed once at start-up (PRODUCT.md,
- * "Configuration"). A wrong value stops the process with a message naming the variable.
+ * Every environment variable the server reads, parsed once at start-up. A wrong value stops the
+ * process with a message naming the variable.
  */
 
 const blankIsUnset = (value: unknown) =>
@@ -54,14 +56,14 @@ const rawSchema = z.object({
   RESEND_API_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
-  /** Contact messages per client address per 10 minutes; 0 turns the limit off (load tests). */
+  /** Contact messages per client address per CONTACT_RATE_LIMIT window; 0 turns the limit off (load tests). */
   CONTACT_RATE_LIMIT: z.preprocess(
     blankIsUnset,
     z.coerce
       .number({ error: "expected a whole number" })
       .int({ error: "expected a whole number" })
       .min(0, { error: "expected 0 or more" })
-      .default(5),
+      .default(CONTACT_RATE_LIMIT.messages),
   ),
   /** The in-process cache of rendered public pages (server/page-cache.ts); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),

@@ -1,5 +1,6 @@
 import type { Transporter } from "nodemailer";
 
+import type { ContactInput } from "./contact";
 import type { Env } from "./env.server";
 
 export type Mail = {
@@ -96,7 +97,7 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML
 
 /** The owner's copy of a contact message: escaped HTML with line breaks kept, and plain text. */
 export function contactMail(
-  message: { id: number; name: string; email: string; message: string },
+  message: ContactInput & { id: number },
   addresses: { to: string; from: string },
 ): Mail {
   const body = escapeHtml(message.message).replace(/\r?\n/g, "<br>");

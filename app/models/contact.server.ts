@@ -2,24 +2,22 @@ import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle
 
 import { lockUntilCommit, type Database } from "../../database/db.server";
 import { contactMessages, type ContactMessage } from "../../database/schema";
+import { CONTACT_RATE_LIMIT, trimContact, type ContactInput } from "../lib/contact";
+import { MINUTE_MS, HOUR_MS } from "../lib/format";
 
-/** 5 messages per address per 10 minutes by default (CONTACT_RATE_LIMIT), counted in the database for every instance. */
-export const RATE_LIMIT = { messages: 5, windowMs: 10 * 60 * 1000 } as const;
-/** Retries: about 1 minute, doubling, at most 6 hours apart; failed after 10 attempts. */
-export const RETRY = { firstDelayMs: 60_000, maxDelayMs: 6 * 3600_000, maxAttempts: 10 } as const;
+/** Retries: about a minute after the first failure, doubling, at most 6 hours apart; failed after the last attempt. */
+export const RETRY = { firstDelayMs: MINUTE_MS, maxDelayMs: 6 * HOUR_MS, maxAttempts: 10 } as const;
 /** How long a worker's claim lasts; one left by a dead process lets another worker send. */
-export const CLAIM_MS = 2 * 60_000;
+export const CLAIM_MS = 2 * MINUTE_MS;
 
 export const retryDelayMs = (attempts: number) =>
   Math.min(RETRY.maxDelayMs, RETRY.firstDelayMs * 2 ** Math.max(0, attempts - 1));
 
-export type Submission = {
-  name: string;
-  email: string;
-  message: string;
-  clientAddress: string;
-  spam: boolean;
-};
+/** pending → delivered, or failed after the last attempt; spam is never sent. */
+export type MessageStatus = ContactMessage["status"];
+
+/** A message as the submit handler hands it over: the visitor's fields, who sent it, and the honeypot's verdict. */
+export type Submission = ContactInput & { clientAddress: string; spam: boolean };
 
 /**
  * Stores a message (committed before the visitor hears of success). `limited` when the address
@@ -28,13 +26,13 @@ export type Submission = {
 export async function submitContact(
   db: Database,
   input: Submission,
-  limit: number = RATE_LIMIT.messages,
+  limit: number = CONTACT_RATE_LIMIT.messages,
 ): Promise<"stored" | "limited"> {
   return db.transaction(async (tx) => {
     if (limit > 0) {
       // One submission per address at a time, so parallel ones cannot all see room left.
       await lockUntilCommit(tx, `contact:${input.clientAddress}`);
-      const since = new Date(Date.now() - RATE_LIMIT.windowMs);
+      const since = new Date(Date.now() - CONTACT_RATE_LIMIT.windowMs);
       const [recent] = await tx
         .select({ n: count() })
         .from(contactMessages)
@@ -47,9 +45,7 @@ export async function submitContact(
       if ((recent?.n ?? 0) >= limit) return "limited";
     }
     await tx.insert(contactMessages).values({
-      name: input.name.trim(),
-      email: input.email.trim(),
-      message: input.message.trim(),
+      ...trimContact(input),
       clientAddress: input.clientAddress,
       status: input.spam ? "spam" : "pending",
     });

@@ -6,7 +6,7 @@ import path from "node:path";
 
 import fc from "fast-check";
 
-import { CONTACT_LIMITS } from "../../app/lib/contact-rules";
+import { CONTACT_FIELDS } from "../../app/lib/contact";
 import { POST_LIMITS } from "../../app/lib/post-rules";
 import { MAX_POST_REQUEST_BYTES } from "../../app/lib/post-write.server";
 import { MAX_FORM_BYTES } from "../../server/http";
@@ -122,7 +122,7 @@ const field = (form: FormData, key: string) => {
 };
 
 /**
- * The contact form's rules (original §5, §8): every field filled after trimming, an e-mail of
+ * The contact form's rules (docs/product.md, Texts): every field filled after trimming, an e-mail of
  * the form local@domain.tld without whitespace, and the server's bounds on each field.
  */
 export function contactIsValid(form: FormData): boolean {
@@ -133,9 +133,9 @@ export function contactIsValid(form: FormData): boolean {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return false;
   if ([name, email, message].some((value) => value.includes("\0"))) return false;
   return (
-    name.length <= CONTACT_LIMITS.name &&
-    email.length <= CONTACT_LIMITS.email &&
-    message.length <= CONTACT_LIMITS.message
+    name.length <= CONTACT_FIELDS.name.maxLength &&
+    email.length <= CONTACT_FIELDS.email.maxLength &&
+    message.length <= CONTACT_FIELDS.message.maxLength
   );
 }
 
