@@ -47,6 +47,8 @@ export async function notify(db: Database, channel: string, payload: string) {
   await db.execute(sql`select pg_notify(${channel}, ${payload})`);
 }
 
+/** How long a ping waits for `select 1` unless told otherwise. */
+const PING_TIMEOUT_MS = 2000;
 /** How long the PostgreSQL listener waits before reconnecting after losing its connection. */
 const LISTEN_RETRY_MS = 1000;
 
@@ -68,7 +70,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   let client = options.pglite;
   if (!client) {
-    // PGlite does not create parent directories (TOOLCHAIN pitfall 4).
+    // PGlite does not create parent directories.
     const dir = path.resolve(options.dataDir);
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir, {
@@ -95,7 +97,7 @@ function wrapPglite(client: PGlite): DatabaseHandle {
   return {
     db,
     kind: "pglite",
-    ping: async (timeoutMs = 2000) => {
+    ping: async (timeoutMs = PING_TIMEOUT_MS) => {
       await withTimeout(client.query("select 1"), timeoutMs, "the database");
     },
     migrate: async (migrationsFolder, after) => {
@@ -149,7 +151,7 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
   return {
     db,
     kind: "postgres",
-    ping: async (timeoutMs = 2000) => {
+    ping: async (timeoutMs = PING_TIMEOUT_MS) => {
       await withTimeout(db.execute(sql`select 1`), timeoutMs, "the database");
     },
     migrate: async (migrationsFolder, after) => {

@@ -28,6 +28,12 @@ const urlWithProtocols = (protocols: string[], what: string) =>
     { error: `expected ${what}` },
   );
 
+/** TCP's port numbers. */
+const PORTS = { min: 1, max: 65535 } as const;
+/** The page cache's memory bound, in MiB: its default and the range allowed. */
+const PAGE_CACHE_MB = { default: 64, min: 1, max: 4096 } as const;
+const MiB = 1024 * 1024;
+
 const rawSchema = z.object({
   NODE_ENV: z.preprocess(
     blankIsUnset,
@@ -38,8 +44,8 @@ const rawSchema = z.object({
     z.coerce
       .number({ error: "expected a port number" })
       .int({ error: "expected a whole port number" })
-      .min(1, { error: "expected a port between 1 and 65535" })
-      .max(65535, { error: "expected a port between 1 and 65535" })
+      .min(PORTS.min, { error: `expected a port between ${PORTS.min} and ${PORTS.max}` })
+      .max(PORTS.max, { error: `expected a port between ${PORTS.min} and ${PORTS.max}` })
       .default(3000),
   ),
   HOST: optional(z.string()),
@@ -73,9 +79,9 @@ const rawSchema = z.object({
     z.coerce
       .number({ error: "expected a number of megabytes" })
       .int({ error: "expected a whole number of megabytes" })
-      .min(1, { error: "expected at least 1" })
-      .max(4096, { error: "expected at most 4096" })
-      .default(64),
+      .min(PAGE_CACHE_MB.min, { error: `expected at least ${PAGE_CACHE_MB.min}` })
+      .max(PAGE_CACHE_MB.max, { error: `expected at most ${PAGE_CACHE_MB.max}` })
+      .default(PAGE_CACHE_MB.default),
   ),
   /** Test-only pages such as /__test/toast; never set in production. */
   ENABLE_TEST_ROUTES: optional(booleanFlag),
@@ -142,7 +148,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
-    pageCacheBytes: raw.PAGE_CACHE_MB * 1024 * 1024,
+    pageCacheBytes: raw.PAGE_CACHE_MB * MiB,
     enableTestRoutes: isTrue(raw.ENABLE_TEST_ROUTES),
   };
 }

@@ -3,9 +3,14 @@ import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle
 import { lockUntilCommit, type Database } from "../../database/db.server";
 import { contactMessages, type ContactMessage } from "../../database/schema";
 import { CONTACT_RATE_LIMIT, trimContact, type ContactInput } from "../lib/contact";
-import { MINUTE_MS, HOUR_MS } from "../lib/format";
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from "../lib/format";
 
-/** Retries: about a minute after the first failure, doubling, at most 6 hours apart; failed after the last attempt. */
+// The outbox's delivery schedule (server/delivery.ts runs it).
+/** How often the worker looks for due messages when nothing wakes it. */
+export const POLL_MS = 5 * SECOND_MS;
+/** How many due messages a worker claims at a time. */
+export const CLAIM_BATCH = 10;
+/** Retries: firstDelayMs after the first failure, doubling, at most maxDelayMs apart; failed after maxAttempts. */
 export const RETRY = { firstDelayMs: MINUTE_MS, maxDelayMs: 6 * HOUR_MS, maxAttempts: 10 } as const;
 /** How long a worker's claim lasts; one left by a dead process lets another worker send. */
 export const CLAIM_MS = 2 * MINUTE_MS;
@@ -58,7 +63,10 @@ export async function submitContact(
  * statement, so several instances never claim the same message, and no lock is held while
  * sending (PGlite runs one query at a time).
  */
-export async function claimDueMessages(db: Database, limit = 10): Promise<ContactMessage[]> {
+export async function claimDueMessages(
+  db: Database,
+  limit = CLAIM_BATCH,
+): Promise<ContactMessage[]> {
   const now = new Date();
   const due = db
     .select({ id: contactMessages.id })
@@ -90,6 +98,9 @@ export async function markDelivered(db: Database, id: number) {
     .where(eq(contactMessages.id, id));
 }
 
+/** How much of a failed attempt's error is kept for the inbox. */
+export const LAST_ERROR_MAX_CHARS = 1000;
+
 /** Records a failed attempt: retried later with backoff, or failed for good after the last. */
 export async function markAttemptFailed(db: Database, message: ContactMessage, error: string) {
   const giveUp = message.attempts >= RETRY.maxAttempts;
@@ -97,7 +108,7 @@ export async function markAttemptFailed(db: Database, message: ContactMessage, e
     .update(contactMessages)
     .set({
       status: giveUp ? "failed" : "pending",
-      lastError: error.slice(0, 1000),
+      lastError: error.slice(0, LAST_ERROR_MAX_CHARS),
       lockedUntil: null,
       nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)),
     })
@@ -105,8 +116,11 @@ export async function markAttemptFailed(db: Database, message: ContactMessage, e
     .where(and(eq(contactMessages.id, message.id), eq(contactMessages.status, "pending")));
 }
 
+/** How many messages the owner's inbox shows, newest first. */
+export const INBOX_LIMIT = 200;
+
 /** The owner's inbox, newest first. */
-export function listMessages(db: Database, limit = 200): Promise<ContactMessage[]> {
+export function listMessages(db: Database, limit = INBOX_LIMIT): Promise<ContactMessage[]> {
   return db
     .select()
     .from(contactMessages)
