@@ -1,9 +1,9 @@
 /** Post rules the browser needs without zod: limits, the editor's texts, emptiness. */
 
-/** Limits on a saved post (issue: title 300, description 1,000, content 1 MB). */
+/** Limits on a saved post: title and description in characters, content in UTF-8 bytes. */
 export const POST_LIMITS = { title: 300, description: 1000, contentBytes: 1_000_000 } as const;
 
-/** The editor's messages, verbatim from the original (§2, §8). */
+/** The editor's messages, verbatim from the product (docs/product.md, Texts). */
 export const EDITOR_TEXT = {
   empty: "Por favor completa el título y el contenido",
   created: "Post guardado exitosamente!",
