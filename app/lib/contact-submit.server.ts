@@ -65,7 +65,7 @@ export async function handleContact(
       return failure(429, CONTACT_TEXT.failed, LIMITED_HEADERS);
     }
   } catch (error) {
-    // The original's console text, as a structured line.
+    // The product's console text (docs/product.md, Texts), as a structured line.
     logEvent("error", "contact-store-failed", {
       requestId,
       message: "Error storing a contact message:",
