@@ -62,7 +62,10 @@ const rawSchema = z.object({
   RESEND_API_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
-  /** Contact messages per client address per CONTACT_RATE_LIMIT window; 0 turns the limit off (load tests). */
+  /**
+   * Contact messages per client address per window (CONTACT_RATE_LIMIT in app/lib/contact.ts);
+   * 0 turns the limit off (load tests).
+   */
   CONTACT_RATE_LIMIT: z.preprocess(
     blankIsUnset,
     z.coerce
