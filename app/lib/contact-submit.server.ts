@@ -65,7 +65,7 @@ export async function handleContact(
       return failure(429, CONTACT_TEXT.failed, LIMITED_HEADERS);
     }
   } catch (error) {
-    // The product's console text (docs/product.md, Texts), as a structured line.
+    // The console text the product has always logged, as a structured line.
     logEvent("error", "contact-store-failed", {
       requestId,
       message: "Error storing a contact message:",
