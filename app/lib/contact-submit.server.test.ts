@@ -30,8 +30,7 @@ describe("handleContact", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("answers an address over the limit 429, asking it to wait out the window", async () => {
-    vi.spyOn(console, "log").mockImplementation(() => {});
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     vi.mocked(submitContact).mockResolvedValueOnce("limited");
     const answer = await handleContact(post(ok), context());
     expect(answer).toMatchObject({
@@ -41,6 +40,7 @@ describe("handleContact", () => {
       headers: { "Retry-After": String(CONTACT_RATE_LIMIT.windowMs / SECOND_MS) },
     });
     expect(answer.headers!["Retry-After"]).toBe("600");
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('"event":"contact-rate-limited"'));
   });
 
   it("stores a valid message, with the honeypot's verdict, and answers the success toast", async () => {
