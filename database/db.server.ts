@@ -47,6 +47,8 @@ export async function notify(db: Database, channel: string, payload: string) {
   await db.execute(sql`select pg_notify(${channel}, ${payload})`);
 }
 
+/** How long a ping waits for `select 1` unless told otherwise. */
+const PING_TIMEOUT_MS = 2000;
 /** How long the PostgreSQL listener waits before reconnecting after losing its connection. */
 const LISTEN_RETRY_MS = 1000;
 
@@ -95,7 +97,7 @@ function wrapPglite(client: PGlite): DatabaseHandle {
   return {
     db,
     kind: "pglite",
-    ping: async (timeoutMs = 2000) => {
+    ping: async (timeoutMs = PING_TIMEOUT_MS) => {
       await withTimeout(client.query("select 1"), timeoutMs, "the database");
     },
     migrate: async (migrationsFolder, after) => {
@@ -149,7 +151,7 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
   return {
     db,
     kind: "postgres",
-    ping: async (timeoutMs = 2000) => {
+    ping: async (timeoutMs = PING_TIMEOUT_MS) => {
       await withTimeout(db.execute(sql`select 1`), timeoutMs, "the database");
     },
     migrate: async (migrationsFolder, after) => {

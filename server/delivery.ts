@@ -1,10 +1,12 @@
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { contactMail, type MailTransport } from "../app/lib/mail.server";
-import { claimDueMessages, markAttemptFailed, markDelivered } from "../app/models/contact.server";
+import {
+  claimDueMessages,
+  markAttemptFailed,
+  markDelivered,
+  POLL_MS,
+} from "../app/models/contact.server";
 import type { Database } from "../database/db.server";
-
-/** How often the worker looks for due messages when nothing wakes it. */
-export const POLL_MS = 5_000;
 
 export type DeliveryWorker = {
   /** Look now (a message was just stored). */

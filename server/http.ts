@@ -10,7 +10,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 
 import { appContext } from "../app/context";
 import type { Env } from "../app/lib/env.server";
-import { BODY_LIMITS, bodyTooLarge } from "../app/lib/limits";
+import { BODY_LIMITS, bodyTooLargeText, UNAVAILABLE_RETRY_AFTER } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { hasOwnerSession } from "../app/lib/session.server";
 import type { DatabaseHandle } from "../database/db.server";
@@ -167,7 +167,7 @@ export function createHttpApp({
     const limit = c.get("route")?.policy.bodyLimit ?? BODY_LIMITS.form;
     let check = limits.get(limit);
     if (!check) {
-      const error = bodyTooLarge(limit);
+      const error = bodyTooLargeText(limit);
       check = bodyLimit({ maxSize: limit, onError: (c) => c.json({ ok: false, error }, 413) });
       limits.set(limit, check);
     }
@@ -238,7 +238,7 @@ export function createHttpApp({
 }
 
 function unavailable(response: Response): Response {
-  response.headers.set("Retry-After", "5");
+  response.headers.set("Retry-After", UNAVAILABLE_RETRY_AFTER);
   response.headers.set("Cache-Control", "no-store");
   return response;
 }

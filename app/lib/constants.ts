@@ -1,4 +1,7 @@
-/** Every number the specification names (original §9), in one place. */
+/**
+ * The numbers the product names for its pages (docs/product.md, Constants). Limits the server
+ * enforces live with their features; app/lib/limits.ts says where.
+ */
 
 /** Blog list page size. */
 export const PAGE_SIZE = 5;

@@ -5,28 +5,30 @@ import { submitContact } from "~/models/contact.server";
 
 import {
   CONTACT_HONEYPOT,
+  CONTACT_RATE_LIMIT,
+  CONTACT_SENT,
   CONTACT_TEXT,
   contactBoundsProblem,
+  contactFailure,
   contactProblem,
-} from "./contact-rules";
+  EMPTY_CONTACT,
+  readContactForm,
+  type ContactInput,
+  type ContactOutcome,
+} from "./contact";
+import { retryAfter } from "./limits";
 import { errorMessage, logEvent } from "./log.server";
 
-export type ContactResult = { ok: boolean; title: string; message: string };
-
-export type ContactFields = { name: string; email: string; message: string };
-
-/** Names of the form's fields (the honeypot is hidden from people). */
-const CONTACT_FIELDS = {
-  name: "name",
-  email: "email",
-  message: "message",
-  honeypot: CONTACT_HONEYPOT,
-} as const;
-
-const text = (form: FormData, key: string) => {
-  const value = form.get(key);
-  return typeof value === "string" ? value : "";
+export type ContactAnswer = {
+  status: number;
+  body: ContactOutcome;
+  /** The fields as sent, so a page can keep them after a failure. */
+  fields: ContactInput;
+  headers?: Record<string, string>;
 };
+
+/** Over the rate limit: try again once the window has passed. */
+const LIMITED_HEADERS = { "Retry-After": retryAfter(CONTACT_RATE_LIMIT.windowMs) };
 
 /**
  * The server side of the contact form, for the JSON endpoint and the no-JavaScript form alike:
@@ -36,31 +38,22 @@ const text = (form: FormData, key: string) => {
 export async function handleContact(
   request: Request,
   context: Readonly<RouterContextProvider>,
-): Promise<{ status: number; body: ContactResult; fields: ContactFields }> {
-  let form: FormData | null = null;
-  try {
-    form = await request.formData();
-  } catch {
-    // answered below, once there are (empty) fields to hand back
-  }
-  const read = form ?? new FormData();
-  const input: ContactFields = {
-    name: text(read, CONTACT_FIELDS.name),
-    email: text(read, CONTACT_FIELDS.email),
-    message: text(read, CONTACT_FIELDS.message),
-  };
-  // The fields go back with every answer, so a page can keep them after a failure.
-  const failure = (status: number, message: string) => ({
+): Promise<ContactAnswer> {
+  const form = await request.formData().catch(() => null);
+  const input = form ? readContactForm(form) : EMPTY_CONTACT;
+  const failure = (status: number, message: string, headers?: Record<string, string>) => ({
     status,
-    body: { ok: false, title: CONTACT_TEXT.errorTitle, message },
+    body: contactFailure(message),
     fields: input,
+    headers,
   });
-  if (!form) return failure(400, "The form could not be read.");
+  if (!form) return failure(400, CONTACT_TEXT.unreadable);
   const problem = contactProblem(input) ?? contactBoundsProblem(input);
   if (problem) return failure(400, problem);
 
   const { db, env, clientAddress, wakeDelivery, requestId } = context.get(appContext);
-  const spam = text(read, CONTACT_FIELDS.honeypot).trim() !== "";
+  const honeypot = form.get(CONTACT_HONEYPOT);
+  const spam = typeof honeypot === "string" && honeypot.trim() !== "";
   try {
     const outcome = await submitContact(
       db,
@@ -69,10 +62,10 @@ export async function handleContact(
     );
     if (outcome === "limited") {
       logEvent("warn", "contact-rate-limited", { requestId, address: clientAddress });
-      return failure(429, CONTACT_TEXT.failed);
+      return failure(429, CONTACT_TEXT.failed, LIMITED_HEADERS);
     }
   } catch (error) {
-    // The original's console text, as a structured line.
+    // The console text the product has always logged, as a structured line.
     logEvent("error", "contact-store-failed", {
       requestId,
       message: "Error storing a contact message:",
@@ -81,9 +74,5 @@ export async function handleContact(
     return failure(500, CONTACT_TEXT.failed);
   }
   if (!spam) wakeDelivery?.();
-  return {
-    status: 200,
-    fields: input,
-    body: { ok: true, title: CONTACT_TEXT.successTitle, message: CONTACT_TEXT.sent },
-  };
+  return { status: 200, body: CONTACT_SENT, fields: input };
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { CONTACT_RATE_LIMIT } from "./contact";
+
 /**
  * Every environment variable the server reads, parsed once at start-up
  * (docs/product.md#configuration). A wrong value stops the process with a message naming the
@@ -27,6 +29,12 @@ const urlWithProtocols = (protocols: string[], what: string) =>
     { error: `expected ${what}` },
   );
 
+/** TCP's port numbers. */
+const PORTS = { min: 1, max: 65535 } as const;
+/** The page cache's memory bound, in MiB: its default and the range allowed. */
+const PAGE_CACHE_MB = { default: 64, min: 1, max: 4096 } as const;
+const MiB = 1024 * 1024;
+
 const rawSchema = z.object({
   NODE_ENV: z.preprocess(
     blankIsUnset,
@@ -37,8 +45,8 @@ const rawSchema = z.object({
     z.coerce
       .number({ error: "expected a port number" })
       .int({ error: "expected a whole port number" })
-      .min(1, { error: "expected a port between 1 and 65535" })
-      .max(65535, { error: "expected a port between 1 and 65535" })
+      .min(PORTS.min, { error: `expected a port between ${PORTS.min} and ${PORTS.max}` })
+      .max(PORTS.max, { error: `expected a port between ${PORTS.min} and ${PORTS.max}` })
       .default(3000),
   ),
   HOST: optional(z.string()),
@@ -55,14 +63,17 @@ const rawSchema = z.object({
   RESEND_API_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
-  /** Contact messages per client address per 10 minutes; 0 turns the limit off (load tests). */
+  /**
+   * Contact messages per client address per window (CONTACT_RATE_LIMIT in app/lib/contact.ts);
+   * 0 turns the limit off (load tests).
+   */
   CONTACT_RATE_LIMIT: z.preprocess(
     blankIsUnset,
     z.coerce
       .number({ error: "expected a whole number" })
       .int({ error: "expected a whole number" })
       .min(0, { error: "expected 0 or more" })
-      .default(5),
+      .default(CONTACT_RATE_LIMIT.messages),
   ),
   /** The in-process cache of rendered public pages (server/page-cache/); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),
@@ -72,9 +83,9 @@ const rawSchema = z.object({
     z.coerce
       .number({ error: "expected a number of megabytes" })
       .int({ error: "expected a whole number of megabytes" })
-      .min(1, { error: "expected at least 1" })
-      .max(4096, { error: "expected at most 4096" })
-      .default(64),
+      .min(PAGE_CACHE_MB.min, { error: `expected at least ${PAGE_CACHE_MB.min}` })
+      .max(PAGE_CACHE_MB.max, { error: `expected at most ${PAGE_CACHE_MB.max}` })
+      .default(PAGE_CACHE_MB.default),
   ),
 });
 
@@ -138,6 +149,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
-    pageCacheBytes: raw.PAGE_CACHE_MB * 1024 * 1024,
+    pageCacheBytes: raw.PAGE_CACHE_MB * MiB,
   };
 }

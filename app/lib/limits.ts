@@ -1,24 +1,35 @@
+/**
+ * Limits and delays of the HTTP layer, with the texts and header values built from them
+ * (server/http.ts answers with these; which route takes which body is declared in
+ * app/route-policy.ts). A feature's own limits live with it: the contact message's in
+ * app/lib/contact.ts, a post's in app/lib/post-rules.ts, the sign-in throttle in
+ * app/models/auth.server.ts, the outbox's delivery schedule in app/models/contact.server.ts.
+ */
+
+import { formatBytes, SECOND_MS } from "./format";
 import { POST_LIMITS } from "./post-rules";
 
+/** A Retry-After header's value for a wait: whole seconds, rounded up. */
+export const retryAfter = (ms: number) => String(Math.ceil(ms / SECOND_MS));
+
+/** The 413's text for a body over `limitBytes`. */
+export const bodyTooLargeText = (limitBytes: number) =>
+  `The request body is larger than ${formatBytes(limitBytes)}.`;
+
 /**
- * The largest request bodies the server reads, in bytes; larger ones are refused unread with 413
- * (server/http.ts). Which route takes which is declared in app/route-policy.ts.
+ * The largest request bodies the server reads, in bytes; larger ones are refused unread with
+ * 413 and `bodyTooLargeText`.
  */
 export const BODY_LIMITS = {
-  /** Forms and small JSON: a 10,000-character message in a non-Latin script is 90 KB encoded. */
+  /**
+   * Forms and small JSON, every route's unless it says otherwise. It holds the longest contact
+   * message in any script, each character at most 9 bytes form-encoded (limits.test.ts checks).
+   */
   form: 256 * 1024,
-  /** A post as JSON: escaping can triple its content. */
+  /** A post as JSON (the post API): escaping can more than double its content. */
   post: 3 * POST_LIMITS.contentBytes,
 } as const;
 
-/** "256 KB", "3 MB": a byte count as people read it (1 KB = 1,024 bytes, 1 MB = 1,000,000). */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1_000_000 && bytes % 1_000_000 === 0) return `${bytes / 1_000_000} MB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
-  return `${bytes.toLocaleString("en-US")} bytes`;
-}
-
-/** The answer to a body over `limit`. */
-export function bodyTooLarge(limit: number): string {
-  return `The request body is larger than ${formatBytes(limit)}.`;
-}
+/** While the database is unreachable, pages answer 503 asking to be retried after this. */
+export const UNAVAILABLE_RETRY_MS = 5 * SECOND_MS;
+export const UNAVAILABLE_RETRY_AFTER = retryAfter(UNAVAILABLE_RETRY_MS);

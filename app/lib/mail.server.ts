@@ -1,6 +1,8 @@
 import type { Transporter } from "nodemailer";
 
+import type { ContactInput } from "./contact";
 import type { Env } from "./env.server";
+import { SECOND_MS } from "./format";
 
 export type Mail = {
   to: string;
@@ -15,15 +17,28 @@ export type Mail = {
 
 export type MailTransport = { name: "smtp" | "resend"; send(mail: Mail): Promise<void> };
 
+/**
+ * A send must end well inside the outbox's claim (CLAIM_MS in app/models/contact.server.ts), or
+ * another worker could send the message again meanwhile; nodemailer's defaults wait up to ten
+ * minutes. limits.test.ts checks the sum against the claim.
+ */
+export const SMTP_TIMEOUTS_MS = {
+  connection: 15 * SECOND_MS,
+  greeting: 15 * SECOND_MS,
+  socket: 45 * SECOND_MS,
+} as const;
+export const RESEND_TIMEOUT_MS = 30 * SECOND_MS;
+/** How much of an error answer from Resend is kept. */
+const RESEND_ERROR_MAX_CHARS = 300;
+
 /** Whether a transport is configured (no transport is built to find out). */
 export const mailDeliveryConfigured = (env: Env) => Boolean(env.smtpUrl || env.resendApiKey);
 
 /** SMTP when SMTP_URL is set (nodemailer), else the Resend API when RESEND_API_KEY is, else none. */
 export function mailTransportFrom(env: Env): MailTransport | null {
   if (env.smtpUrl) {
-    // A send must end well inside the delivery claim (CLAIM_MS, two minutes), or another worker
-    // could send the message again meanwhile; nodemailer's defaults wait up to ten minutes.
-    // The URL's own query may still set them (the URL wins).
+    // The timeouts keep a send inside the claim (SMTP_TIMEOUTS_MS); the URL's own query may
+    // still set them (the URL wins).
     // nodemailer loads with the first message: a site that sends none starts without it.
     const url = env.smtpUrl;
     let transporter: Promise<Transporter> | undefined;
@@ -31,9 +46,9 @@ export function mailTransportFrom(env: Env): MailTransport | null {
       const { default: nodemailer } = await import("nodemailer");
       return nodemailer.createTransport({
         url,
-        connectionTimeout: 15_000,
-        greetingTimeout: 15_000,
-        socketTimeout: 45_000,
+        connectionTimeout: SMTP_TIMEOUTS_MS.connection,
+        greetingTimeout: SMTP_TIMEOUTS_MS.greeting,
+        socketTimeout: SMTP_TIMEOUTS_MS.socket,
       });
     };
     return {
@@ -72,11 +87,11 @@ export function mailTransportFrom(env: Env): MailTransport | null {
             html: mail.html,
             text: mail.text,
           }),
-          signal: AbortSignal.timeout(30_000),
+          signal: AbortSignal.timeout(RESEND_TIMEOUT_MS),
         });
         if (!response.ok) {
           throw new Error(
-            `Resend answered ${response.status}: ${(await response.text()).slice(0, 300)}`,
+            `Resend answered ${response.status}: ${(await response.text()).slice(0, RESEND_ERROR_MAX_CHARS)}`,
           );
         }
       },
@@ -96,7 +111,7 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML
 
 /** The owner's copy of a contact message: escaped HTML with line breaks kept, and plain text. */
 export function contactMail(
-  message: { id: number; name: string; email: string; message: string },
+  message: ContactInput & { id: number },
   addresses: { to: string; from: string },
 ): Mail {
   const body = escapeHtml(message.message).replace(/\r?\n/g, "<br>");

@@ -1,10 +1,14 @@
+import { formatBytes } from "./format";
+import { BODY_LIMITS } from "./limits";
 import { POST_LIMITS, textOfHtml } from "./post-rules";
 import { postSchema, type PostInput } from "./post-schema";
 import { loadPostSanitizer } from "./sanitize.server";
 
-/** Request bodies above this are refused unread (JSON escaping can double the content). */
-export const MAX_POST_REQUEST_BYTES = 3 * POST_LIMITS.contentBytes;
-export const POST_TOO_LARGE = "The post is larger than 1 MB.";
+/** Request bodies above this are refused unread (the post API's body limit). */
+export const MAX_POST_REQUEST_BYTES = BODY_LIMITS.post;
+/** Said for a body over that: the limit a writer can act on is the content's. */
+export const POST_TOO_LARGE = `The post is larger than ${formatBytes(POST_LIMITS.contentBytes)}.`;
+export const CONTENT_TOO_LARGE = `The content is larger than ${formatBytes(POST_LIMITS.contentBytes)}.`;
 
 export type PostWrite =
   { ok: true; value: PostInput } | { ok: false; status: number; error: string };
@@ -37,7 +41,7 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
     return { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? "Invalid post." };
   }
   if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
-    return { ok: false, status: 413, error: "The content is larger than 1 MB." };
+    return { ok: false, status: 413, error: CONTENT_TOO_LARGE };
   }
   const content = (await loadPostSanitizer())(parsed.data.content);
   if (textOfHtml(content) === "") {

@@ -1,6 +1,7 @@
 import { createCookie, data, redirect, type RouterContextProvider } from "react-router";
 
 import { appContext } from "~/context";
+import { SECOND_MS } from "~/lib/format";
 import { isValidSession, SESSION_TTL_MS } from "~/models/auth.server";
 
 import type { Database } from "../../database/db.server";
@@ -22,7 +23,7 @@ function sessionCookieFor(siteUrl: string) {
     sameSite: "lax",
     secure,
     path: "/",
-    maxAge: SESSION_TTL_MS / 1000,
+    maxAge: SESSION_TTL_MS / SECOND_MS,
   });
 }
 

@@ -4,21 +4,30 @@ import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../database/db.server";
 import { owner, sessions, signInFailures } from "../../database/schema";
+import { DAY_MS, formatDuration, HOUR_MS } from "../lib/format";
+import { retryAfter } from "../lib/limits";
 
 /**
  * The owner's sign-in: scrypt password hashes (OWASP Password Storage Cheat Sheet: N=2^14,
  * r=8, p=5, its equal of N=2^17, r=8, p=1 in work but 16 MiB of memory per check instead of
  * 128 MiB, so start-up and parallel sign-ins stay within the server's memory budget; hashes
  * made with other parameters still verify, as each hash names its own), random 256-bit
- * session ids stored only as SHA-256, and a throttle of 5 failed attempts per address per
- * hour (Ghost's rule), all in the database so every instance agrees.
+ * session ids stored only as SHA-256, and a throttle of MAX_FAILURES failed attempts per
+ * address per FAILURE_WINDOW_MS (Ghost's rule: 5 an hour), all in the database so every
+ * instance agrees.
  */
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
 export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_MS = 60 * 60 * 1000;
+export const FAILURE_WINDOW_MS = HOUR_MS;
+/** What a throttled address is told, and how long the 429 asks it to wait: the window. */
+export const SIGN_IN_THROTTLED = `Too many failed attempts from your address. Try again in ${formatDuration(FAILURE_WINDOW_MS)}.`;
+export const SIGN_IN_RETRY_AFTER = retryAfter(FAILURE_WINDOW_MS);
 
+const MiB = 1024 * 1024;
 const SCRYPT = { N: 2 ** 14, r: 8, p: 5, keyLength: 32, saltLength: 16 } as const;
+/** scrypt needs more than 128 * N * r bytes: 16 MiB now, 128 MiB for older N=2^17 hashes. */
+const SCRYPT_MAX_MEMORY_BYTES = 256 * MiB;
 
 function scryptAsync(
   password: string,
@@ -29,8 +38,7 @@ function scryptAsync(
   length: number,
 ) {
   return new Promise<Buffer>((resolve, reject) =>
-    // maxmem must exceed 128 * N * r bytes (16 MiB now; 128 MiB for older N=2^17 hashes).
-    scrypt(password, salt, length, { N, r, p, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+    scrypt(password, salt, length, { N, r, p, maxmem: SCRYPT_MAX_MEMORY_BYTES }, (error, key) =>
       error ? reject(error) : resolve(key),
     ),
   );

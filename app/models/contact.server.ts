@@ -2,24 +2,27 @@ import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle
 
 import { lockUntilCommit, type Database } from "../../database/db.server";
 import { contactMessages, type ContactMessage } from "../../database/schema";
+import { CONTACT_RATE_LIMIT, trimContact, type ContactInput } from "../lib/contact";
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from "../lib/format";
 
-/** 5 messages per address per 10 minutes by default (CONTACT_RATE_LIMIT), counted in the database for every instance. */
-export const RATE_LIMIT = { messages: 5, windowMs: 10 * 60 * 1000 } as const;
-/** Retries: about 1 minute, doubling, at most 6 hours apart; failed after 10 attempts. */
-export const RETRY = { firstDelayMs: 60_000, maxDelayMs: 6 * 3600_000, maxAttempts: 10 } as const;
+// The outbox's delivery schedule (server/delivery.ts runs it).
+/** How often the worker looks for due messages when nothing wakes it. */
+export const POLL_MS = 5 * SECOND_MS;
+/** How many due messages a worker claims at a time. */
+export const CLAIM_BATCH = 10;
+/** Retries: firstDelayMs after the first failure, doubling, at most maxDelayMs apart; failed after maxAttempts. */
+export const RETRY = { firstDelayMs: MINUTE_MS, maxDelayMs: 6 * HOUR_MS, maxAttempts: 10 } as const;
 /** How long a worker's claim lasts; one left by a dead process lets another worker send. */
-export const CLAIM_MS = 2 * 60_000;
+export const CLAIM_MS = 2 * MINUTE_MS;
 
 export const retryDelayMs = (attempts: number) =>
   Math.min(RETRY.maxDelayMs, RETRY.firstDelayMs * 2 ** Math.max(0, attempts - 1));
 
-export type Submission = {
-  name: string;
-  email: string;
-  message: string;
-  clientAddress: string;
-  spam: boolean;
-};
+/** pending → delivered, or failed after the last attempt; spam is never sent. */
+export type MessageStatus = ContactMessage["status"];
+
+/** A message as the submit handler hands it over: the visitor's fields, who sent it, and the honeypot's verdict. */
+export type Submission = ContactInput & { clientAddress: string; spam: boolean };
 
 /**
  * Stores a message (committed before the visitor hears of success). `limited` when the address
@@ -28,13 +31,13 @@ export type Submission = {
 export async function submitContact(
   db: Database,
   input: Submission,
-  limit: number = RATE_LIMIT.messages,
+  limit: number = CONTACT_RATE_LIMIT.messages,
 ): Promise<"stored" | "limited"> {
   return db.transaction(async (tx) => {
     if (limit > 0) {
       // One submission per address at a time, so parallel ones cannot all see room left.
       await lockUntilCommit(tx, `contact:${input.clientAddress}`);
-      const since = new Date(Date.now() - RATE_LIMIT.windowMs);
+      const since = new Date(Date.now() - CONTACT_RATE_LIMIT.windowMs);
       const [recent] = await tx
         .select({ n: count() })
         .from(contactMessages)
@@ -47,9 +50,7 @@ export async function submitContact(
       if ((recent?.n ?? 0) >= limit) return "limited";
     }
     await tx.insert(contactMessages).values({
-      name: input.name.trim(),
-      email: input.email.trim(),
-      message: input.message.trim(),
+      ...trimContact(input),
       clientAddress: input.clientAddress,
       status: input.spam ? "spam" : "pending",
     });
@@ -62,7 +63,10 @@ export async function submitContact(
  * statement, so several instances never claim the same message, and no lock is held while
  * sending (PGlite runs one query at a time).
  */
-export async function claimDueMessages(db: Database, limit = 10): Promise<ContactMessage[]> {
+export async function claimDueMessages(
+  db: Database,
+  limit = CLAIM_BATCH,
+): Promise<ContactMessage[]> {
   const now = new Date();
   const due = db
     .select({ id: contactMessages.id })
@@ -94,6 +98,9 @@ export async function markDelivered(db: Database, id: number) {
     .where(eq(contactMessages.id, id));
 }
 
+/** How much of a failed attempt's error is kept for the inbox. */
+export const LAST_ERROR_MAX_CHARS = 1000;
+
 /** Records a failed attempt: retried later with backoff, or failed for good after the last. */
 export async function markAttemptFailed(db: Database, message: ContactMessage, error: string) {
   const giveUp = message.attempts >= RETRY.maxAttempts;
@@ -101,7 +108,7 @@ export async function markAttemptFailed(db: Database, message: ContactMessage, e
     .update(contactMessages)
     .set({
       status: giveUp ? "failed" : "pending",
-      lastError: error.slice(0, 1000),
+      lastError: error.slice(0, LAST_ERROR_MAX_CHARS),
       lockedUntil: null,
       nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)),
     })
@@ -109,8 +116,11 @@ export async function markAttemptFailed(db: Database, message: ContactMessage, e
     .where(and(eq(contactMessages.id, message.id), eq(contactMessages.status, "pending")));
 }
 
+/** How many messages the owner's inbox shows, newest first. */
+export const INBOX_LIMIT = 200;
+
 /** The owner's inbox, newest first. */
-export function listMessages(db: Database, limit = 200): Promise<ContactMessage[]> {
+export function listMessages(db: Database, limit = INBOX_LIMIT): Promise<ContactMessage[]> {
   return db
     .select()
     .from(contactMessages)

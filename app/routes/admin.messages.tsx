@@ -1,15 +1,17 @@
 import { useFetcher } from "react-router";
 
 import { appContext } from "~/context";
+import { pickContact } from "~/lib/contact";
 import { mailDeliveryConfigured } from "~/lib/mail.server";
 import { pageMeta } from "~/lib/seo";
 import { requireOwnerPage } from "~/lib/session.server";
-import { listMessages } from "~/models/contact.server";
+import { listMessages, type MessageStatus } from "~/models/contact.server";
 import { site } from "~/site.config";
 
 import type { Route } from "./+types/admin.messages";
 
-export type DeliveryState = "pending" | "delivered" | "failed" | "spam" | "off";
+/** A stored message's status, or "off" while it waits with no transport configured. */
+export type DeliveryState = MessageStatus | "off";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);
@@ -19,9 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     messages: messages.map((m) => ({
       id: m.id,
-      name: m.name,
-      email: m.email,
-      message: m.message,
+      ...pickContact(m),
       receivedAt: m.createdAt.toISOString(),
       attempts: m.attempts,
       lastError: m.lastError,

@@ -8,6 +8,6 @@ import type { Route } from "./+types/api.contact";
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST")
     return data({ ok: false }, { status: 405, headers: { Allow: "POST" } });
-  const { status, body } = await handleContact(request, context);
-  return data(body, { status, headers: status === 429 ? { "Retry-After": "600" } : undefined });
+  const { status, body, headers } = await handleContact(request, context);
+  return data(body, { status, headers });
 }

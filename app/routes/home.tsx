@@ -48,11 +48,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** The contact form without JavaScript: a plain POST, answered with the page and the toast. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { status, body, fields } = await handleContact(request, context);
-  return data(
-    { outcome: body, fields },
-    { status, headers: status === 429 ? { "Retry-After": "600" } : undefined },
-  );
+  const { status, body, fields, headers } = await handleContact(request, context);
+  return data({ outcome: body, fields }, { status, headers });
 }
 
 /** A document POST carries the action's headers (Retry-After on 429) only through this. */

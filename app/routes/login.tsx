@@ -4,13 +4,12 @@ import { appContext } from "~/context";
 import { logEvent } from "~/lib/log.server";
 import { pageMeta } from "~/lib/seo";
 import { isOwner, safeRedirect, sessionCookie } from "~/lib/session.server";
-import { signIn } from "~/models/auth.server";
+import { SIGN_IN_RETRY_AFTER, SIGN_IN_THROTTLED, signIn } from "~/models/auth.server";
 import { site } from "~/site.config";
 
 import type { Route } from "./+types/login";
 
 const WRONG_PASSWORD = "That password is not right.";
-const THROTTLED = "Too many failed attempts from your address. Try again in an hour.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
@@ -31,7 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     if (result.reason === "throttled") {
       logEvent("warn", "sign-in-throttled", { requestId, address: clientAddress });
-      return data({ error: THROTTLED }, { status: 429, headers: { "Retry-After": "3600" } });
+      return data(
+        { error: SIGN_IN_THROTTLED },
+        { status: 429, headers: { "Retry-After": SIGN_IN_RETRY_AFTER } },
+      );
     }
     logEvent("warn", "sign-in-failed", { requestId, address: clientAddress });
     return data({ error: WRONG_PASSWORD }, { status: 401 });

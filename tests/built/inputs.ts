@@ -6,7 +6,7 @@ import path from "node:path";
 
 import fc from "fast-check";
 
-import { CONTACT_LIMITS } from "../../app/lib/contact-rules";
+import { CONTACT_FIELDS } from "../../app/lib/contact";
 import { POST_LIMITS } from "../../app/lib/post-rules";
 import { BODY_LIMITS } from "../../app/lib/limits";
 import { ROOT } from "./site";
@@ -121,9 +121,9 @@ export function contactIsValid(form: FormData): boolean {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return false;
   if ([name, email, message].some((value) => value.includes("\0"))) return false;
   return (
-    name.length <= CONTACT_LIMITS.name &&
-    email.length <= CONTACT_LIMITS.email &&
-    message.length <= CONTACT_LIMITS.message
+    name.length <= CONTACT_FIELDS.name.maxLength &&
+    email.length <= CONTACT_FIELDS.email.maxLength &&
+    message.length <= CONTACT_FIELDS.message.maxLength
   );
 }
 

@@ -6,13 +6,14 @@ import path from "node:path";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { BODY_LIMITS, formatBytes } from "../../app/lib/limits";
+import { formatBytes } from "../../app/lib/format";
+import { BODY_LIMITS } from "../../app/lib/limits";
 import { freshPglite, type TestDatabase } from "../integration/databases";
 import { loadBundle, SITE_URL } from "./site";
 
 describe("the route policy in the production bundle", () => {
   let database: TestDatabase;
-  let app: { request(path: string, init?: RequestInit): Promise<Response> };
+  let app: { request(path: string, init?: RequestInit): Response | Promise<Response> };
   let root: string;
   let pageCache: { invalidate(tags: "all"): void };
 

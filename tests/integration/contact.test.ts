@@ -6,13 +6,13 @@ import { eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { CONTACT_RATE_LIMIT } from "../../app/lib/contact";
 import { parseEnv } from "../../app/lib/env.server";
 import { mailTransportFrom } from "../../app/lib/mail.server";
 import {
   claimDueMessages,
   listMessages,
   markAttemptFailed,
-  RATE_LIMIT,
   RETRY,
   retryMessage,
   submitContact,
@@ -92,7 +92,7 @@ for (const driver of drivers) {
     });
 
     it("stores messages, marks honeypot ones as spam, and limits an address to 5 in 10 minutes", async () => {
-      for (let i = 0; i < RATE_LIMIT.messages - 1; i++) {
+      for (let i = 0; i < CONTACT_RATE_LIMIT.messages - 1; i++) {
         expect(await submitContact(database.db, message())).toBe("stored");
       }
       expect(await submitContact(database.db, message({ spam: true }))).toBe("stored");

@@ -2,7 +2,17 @@ import { LoaderCircle, Mail } from "lucide-react";
 import { useState, type ChangeEvent, type FormEvent } from "react";
 
 import { CONTACT_TOAST_DURATION_MS } from "~/lib/constants";
-import { CONTACT_HONEYPOT, CONTACT_TEXT, contactProblem } from "~/lib/contact-rules";
+import {
+  CONTACT_FIELDS,
+  CONTACT_HONEYPOT,
+  CONTACT_TEXT,
+  contactFailure,
+  contactProblem,
+  EMPTY_CONTACT,
+  type ContactField,
+  type ContactInput,
+  type ContactOutcome,
+} from "~/lib/contact";
 import { NEW_TAB_SOCIALS } from "~/lib/site";
 import { site } from "~/site.config";
 
@@ -15,28 +25,26 @@ const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 const label = "block text-sm font-medium text-slate-800 dark:text-slate-200";
 
-export type ContactOutcome = { ok: boolean; title: string; message: string };
-
-type Fields = { name: string; email: string; message: string };
-const EMPTY: Fields = { name: "", email: "", message: "" };
-
 /**
- * The contact form (original §2, §4, §5): checks in order, then sends to /api/contact; while
+ * The contact form (docs/product.md, Texts): checks in order, then sends to /api/contact; while
  * sending the button is disabled with a spinner and `Enviando...`; success clears the fields,
- * failure keeps them; each ends in a toast of 1500 ms. Without JavaScript the form posts to the
- * home page, which answers with the same toast (`initial`).
+ * failure keeps them; each ends in a toast of CONTACT_TOAST_DURATION_MS. Without JavaScript the
+ * form posts to the home page, which answers with the same toast (`initial`).
  */
-export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fields: Fields } }) {
-  const [fields, setFields] = useState<Fields>(
-    initial && !initial.outcome.ok ? initial.fields : EMPTY,
+export function Contact({
+  initial,
+}: {
+  initial?: { outcome: ContactOutcome; fields: ContactInput };
+}) {
+  const [fields, setFields] = useState<ContactInput>(
+    initial && !initial.outcome.ok ? initial.fields : EMPTY_CONTACT,
   );
   const [sending, setSending] = useState(false);
   const [toast, setToast] = useState<{ outcome: ContactOutcome; visible: boolean } | null>(
     initial ? { outcome: initial.outcome, visible: true } : null,
   );
   const show = (outcome: ContactOutcome) => setToast({ outcome, visible: true });
-  const failed = (message: string = CONTACT_TEXT.failed) =>
-    show({ ok: false, title: CONTACT_TEXT.errorTitle, message });
+  const failed = (message?: string) => show(contactFailure(message));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -51,7 +59,7 @@ export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fiel
       const result = (await response.json().catch(() => null)) as ContactOutcome | null;
       if (!response.ok || !result?.ok)
         throw new Error(result?.message ?? `HTTP ${response.status}`);
-      setFields(EMPTY);
+      setFields(EMPTY_CONTACT);
       show(result);
     } catch (error) {
       console.error("Error sending the contact message:", error);
@@ -62,19 +70,19 @@ export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fiel
   }
 
   const directLinks = site.socials.filter((s) => !NEW_TAB_SOCIALS.includes(s.kind));
-  const bind = (key: keyof Fields) => ({
+  const bind = (key: ContactField) => ({
     name: key,
     value: fields[key],
     onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       setFields((f) => ({ ...f, [key]: e.target.value })),
   });
   return (
-    <Section id="contact" title="Contact">
+    <Section id="contact" title={CONTACT_TEXT.heading}>
       <div className="grid gap-8 md:grid-cols-2">
         <form method="post" action="/?index" onSubmit={submit} className="space-y-4" noValidate>
           <div>
             <label htmlFor="contact-name" className={label}>
-              Your Name
+              {CONTACT_FIELDS.name.label}
             </label>
             <input
               id="contact-name"
@@ -86,7 +94,7 @@ export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fiel
           </div>
           <div>
             <label htmlFor="contact-email" className={label}>
-              Your Email
+              {CONTACT_FIELDS.email.label}
             </label>
             <input
               id="contact-email"
@@ -98,13 +106,13 @@ export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fiel
           </div>
           <div>
             <label htmlFor="contact-message" className={label}>
-              Your Message
+              {CONTACT_FIELDS.message.label}
             </label>
             <textarea id="contact-message" rows={5} className={field} {...bind("message")} />
           </div>
           {/* The honeypot: hidden from people and assistive technology; bots fill it in. */}
           <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-            <label htmlFor="contact-website">Website</label>
+            <label htmlFor="contact-website">{CONTACT_TEXT.honeypotLabel}</label>
             <input
               id="contact-website"
               name={CONTACT_HONEYPOT}
@@ -133,7 +141,7 @@ export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fiel
           </button>
         </form>
         <div>
-          <p className="text-slate-700 dark:text-slate-300">Or contact me through</p>
+          <p className="text-slate-700 dark:text-slate-300">{CONTACT_TEXT.otherWays}</p>
           <ul className="mt-4 space-y-3" data-testid="contact-links">
             <li>
               <a
@@ -171,7 +179,7 @@ export function Contact({ initial }: { initial?: { outcome: ContactOutcome; fiel
   );
 }
 
-/** The microblogging and photo-sharing profiles, each in a new tab (original §1). */
+/** The microblogging and photo-sharing profiles, each in a new tab. */
 export function SocialLinks() {
   const newTab = site.socials.filter((s) => NEW_TAB_SOCIALS.includes(s.kind));
   return (

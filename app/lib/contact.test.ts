@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 
-import { CONTACT_TEXT, contactBoundsProblem, contactProblem } from "./contact-rules";
+import {
+  CONTACT_FIELDS,
+  CONTACT_TEXT,
+  contactBoundsProblem,
+  contactProblem,
+  readContactForm,
+  trimContact,
+} from "./contact";
 
 const ok = { name: "Ana", email: "ana@example.com", message: "Hola" };
 
@@ -39,6 +46,14 @@ describe("contactBoundsProblem", () => {
     );
     expect(contactBoundsProblem({ ...ok, message: "m".repeat(10_000) })).toBeNull();
   });
+  it("builds each bound's text from the field's limit", () => {
+    for (const [field, { maxLength }] of Object.entries(CONTACT_FIELDS)) {
+      const over = { ...ok, [field]: `${"x".repeat(maxLength)}@x.io` };
+      expect(contactBoundsProblem(over)).toContain(
+        `at most ${maxLength.toLocaleString("en-US")} characters`,
+      );
+    }
+  });
   it("refuses U+0000, which PostgreSQL cannot store", () => {
     expect(contactBoundsProblem({ ...ok, name: "A\0na" })).toBe(
       "The name contains a null character.",
@@ -49,5 +64,33 @@ describe("contactBoundsProblem", () => {
     expect(contactBoundsProblem({ ...ok, message: "\0" })).toBe(
       "The message contains a null character.",
     );
+  });
+});
+
+describe("readContactForm and trimContact", () => {
+  it("reads each field as text, a missing one or a file as empty", () => {
+    const form = new FormData();
+    form.set("name", " Ana ");
+    form.set("email", new Blob(["ana@example.com"]));
+    form.set("website", "bot");
+    expect(readContactForm(form)).toEqual({ name: " Ana ", email: "", message: "" });
+  });
+  it("trims the fields and keeps nothing else", () => {
+    expect(trimContact({ ...ok, name: " Ana\n", extra: "x" } as typeof ok)).toEqual(ok);
+  });
+});
+
+describe("the texts", () => {
+  it("keep the product's words", () => {
+    expect(CONTACT_TEXT).toMatchObject({
+      missing: "Por favor, completa todos los campos",
+      invalidEmail: "Por favor, ingresa un email válido",
+      failed: "Error al enviar el mensaje. Por favor, intenta nuevamente.",
+      sent: "¡Mensaje enviado exitosamente! Te responderé pronto.",
+      successTitle: "¡Éxito!",
+      errorTitle: "Error",
+      sending: "Enviando...",
+      send: "Send Message",
+    });
   });
 });
