@@ -2,6 +2,7 @@ import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 
 import { Toolbar } from "./toolbar";
+import { contentHtml } from "./trailing-paragraph";
 
 export type RichTextEditorProps = {
   initialHtml: string;
@@ -36,7 +37,8 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
           "prose prose-slate max-w-none min-h-[400px] p-4 focus:outline-none dark:prose-invert",
       },
     },
-    onUpdate: ({ editor }) => onChange(editor.getHTML(), editor.getText().trim() === ""),
+    // Without the trailing empty paragraph TipTap keeps for typing (./trailing-paragraph.ts).
+    onUpdate: ({ editor }) => onChange(contentHtml(editor), editor.getText().trim() === ""),
   });
 
   // Until TipTap mounts in the browser (immediatelyRender: false), the same box keeps its place.
