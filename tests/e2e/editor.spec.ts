@@ -180,6 +180,94 @@ test.describe("the editor", () => {
     }
   });
 
+  // Ctrl+A also selects the empty paragraph TipTap keeps after a block at the end (its trailing
+  // node): the block formats must still show as pressed, toggle back, and save no such paragraph.
+  const blockFormats: [string, string][] = [
+    ["Heading 1", "<h1>hello world</h1>"],
+    ["Heading 2", "<h2>hello world</h2>"],
+    ["Heading 3", "<h3>hello world</h3>"],
+    ["Bullet list", "<ul><li><p>hello world</p></li></ul>"],
+    ["Numbered list", "<ol><li><p>hello world</p></li></ol>"],
+    ["Quote", "<blockquote><p>hello world</p></blockquote>"],
+    ["Code block", "<pre><code>hello world</code></pre>"],
+  ];
+  for (const [name, html] of blockFormats) {
+    test(`${name} over the whole text (Ctrl+A) toggles on and off, and saves no trailing paragraph`, async ({
+      page,
+    }) => {
+      const preview = page.getByTestId("content-preview").locator(".prose");
+      const button = page.getByRole("button", { name, exact: true });
+      await editorArea(page).click();
+      await page.keyboard.type("hello world");
+      await page.keyboard.press("Control+a");
+      await expect(button).toHaveAttribute("aria-pressed", "false");
+
+      await button.click();
+      await expect(button).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => preview.innerHTML()).toBe(html);
+
+      await button.click();
+      await expect(button).toHaveAttribute("aria-pressed", "false");
+      await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+      await expect(editorArea(page).locator(":scope > :not(p)")).toHaveCount(0);
+
+      // What the form sends: the same HTML, without the editor's trailing empty paragraph.
+      let sent: { content?: string } = {};
+      await page.route("**/api/posts", async (route) => {
+        sent = route.request().postDataJSON() as { content?: string };
+        await route.fulfill({ status: 201, json: { id: 1 } });
+      });
+      await page.getByLabel("Title *").fill("Toggled");
+      await Promise.all([nextAlert(page), page.getByRole("button", { name: "Save Post" }).click()]);
+      expect(sent.content).toBe("<p>hello world</p>");
+    });
+  }
+
+  test("block formats toggle on and off at the caret, without a selection", async ({ page }) => {
+    const preview = page.getByTestId("content-preview").locator(".prose");
+    for (const [name, html] of blockFormats) {
+      await page.goto("/blog/new");
+      await editorArea(page).click();
+      await page.keyboard.type("hello world");
+      const button = page.getByRole("button", { name, exact: true });
+      await button.click();
+      await expect(button, name).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe(html);
+      await button.click();
+      await expect(button, name).toHaveAttribute("aria-pressed", "false");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe("<p>hello world</p>");
+    }
+  });
+
+  test("undo and redo step through a block format toggled over the whole text", async ({
+    page,
+  }) => {
+    const preview = page.getByTestId("content-preview").locator(".prose");
+    const heading = page.getByRole("button", { name: "Heading 1", exact: true });
+    await editorArea(page).click();
+    await page.keyboard.type("hello world");
+    await page.waitForTimeout(700); // past the 500 ms grouping delay: typing is its own step
+    await page.keyboard.press("Control+a");
+    await heading.click();
+    await expect(heading).toHaveAttribute("aria-pressed", "true");
+    await page.waitForTimeout(700);
+    await heading.click();
+    await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => preview.innerHTML()).toBe("<h1>hello world</h1>");
+    await expect(heading).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+    await expect(editorArea(page)).toHaveText("hello world");
+    await page.keyboard.press("Control+y");
+    await expect.poll(() => preview.innerHTML()).toBe("<h1>hello world</h1>");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect(preview).toHaveCount(0); // nothing typed: the preview's hint again
+  });
+
   test("undo and redo by keyboard (Ctrl+Z, Ctrl+Y), and by the toolbar", async ({ page }) => {
     const preview = page.getByTestId("content-preview");
     await editorArea(page).click();

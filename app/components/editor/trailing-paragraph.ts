@@ -1,15 +1,41 @@
 import type { Node } from "@tiptap/pm/model";
-import { getHTMLFromFragment, type Editor } from "@tiptap/react";
+import { TextSelection, type Selection } from "@tiptap/pm/state";
+import { getHTMLFromFragment, type CommandProps, type Editor } from "@tiptap/react";
 
 /**
  * TipTap's TrailingNode (in StarterKit) keeps an empty paragraph after a block that ends the
  * document (a heading, list, quote or code block), so a click below it has a line to land in.
- * That paragraph is room to type, not content: the HTML the editor hands to the form would
- * otherwise end in `<p></p>`.
+ * That paragraph is room to type, not content:
+ * - a selection that runs into it (Ctrl+A selects the whole document, and keeps doing so as the
+ *   paragraph is added after the first format) would make the block formats judge and change
+ *   it too: "Heading 1" would never show as pressed, and a second click would add an empty
+ *   heading instead of turning the text back into a paragraph;
+ * - the HTML the editor hands to the form would end in `<p></p>`.
  */
 
 function isEmptyParagraph(node: Node) {
   return node.type.name === "paragraph" && node.content.size === 0;
+}
+
+/**
+ * The selection without the document's trailing empty paragraph, when it runs into that
+ * paragraph from the text above (otherwise the selection itself): the caret, or a selection
+ * inside that paragraph, stays as it is.
+ */
+export function withoutTrailingParagraph(doc: Node, selection: Selection): Selection {
+  const last = doc.lastChild;
+  if (!last || !isEmptyParagraph(last)) return selection;
+  const start = doc.content.size - last.nodeSize;
+  if (selection.from >= start || selection.to <= start) return selection;
+  // From the first text position at or after `from` to the last one before the paragraph.
+  return TextSelection.between(doc.resolve(selection.from), doc.resolve(start), -1);
+}
+
+/** A chain step: narrows the selection as above, so the commands after it skip the paragraph. */
+export function skipTrailingParagraph({ tr }: CommandProps): boolean {
+  const selection = withoutTrailingParagraph(tr.doc, tr.selection);
+  if (selection !== tr.selection) tr.setSelection(selection);
+  return true;
 }
 
 /** The editor's HTML without empty paragraphs at the end: what the form shows and saves. */
