@@ -396,6 +396,84 @@ test.describe("a post that cannot be loaded", () => {
   });
 });
 
+test.describe("when the editor's code fails to load (a page from before a deploy)", () => {
+  // Chromium reports each aborted request; the page's own messages are checked in each test.
+  test.use({
+    allowConsoleErrors:
+      /^Failed to load resource: net::ERR_FAILED$|^The editor's code could not load/,
+  });
+  const editorChunk = /\/assets\/rich-text-editor-[\w-]+\.js$/;
+
+  /** Counts the /blog/new documents the page loads and the errors the page logs about it. */
+  function watch(page: Page) {
+    const documents: string[] = [];
+    const logged: string[] = [];
+    page.on("request", (request) => {
+      if (
+        request.isNavigationRequest() &&
+        request.frame() === page.mainFrame() &&
+        new URL(request.url()).pathname === "/blog/new"
+      )
+        documents.push(request.url());
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().startsWith("The editor's code"))
+        logged.push(message.text());
+    });
+    return { documents, logged };
+  }
+
+  test("fails on the first load: the page reloads once, then the editor appears", async ({
+    page,
+  }) => {
+    await signInPage(page, "/blog");
+    const { documents, logged } = watch(page);
+    let aborted = 0;
+    // Every request for the chunk from the first document fails (Vite preloads it, then imports).
+    await page.route(editorChunk, async (route) => {
+      if (documents.length > 1) return route.continue();
+      aborted++;
+      await route.abort();
+    });
+    await page.goto("/blog/new");
+    await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+    await editorArea(page).click();
+    await page.keyboard.type("Typed after the reload");
+    await expect(page.getByTestId("content-preview")).toContainText("Typed after the reload");
+    expect(aborted).toBeGreaterThan(0);
+    expect(documents).toHaveLength(2);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^The editor's code could not load; reloading the page once/);
+    // The guard is cleared once the chunk loads, so a later failure may reload once again.
+    const keys = await page.evaluate(() => Object.keys(sessionStorage));
+    expect(keys.filter((key) => key.startsWith("chunk-reload:"))).toEqual([]);
+  });
+
+  test("fails every time: exactly one reload, then an error in the editor's place", async ({
+    page,
+  }) => {
+    await signInPage(page, "/blog");
+    const { documents, logged } = watch(page);
+    await page.route(editorChunk, (route) => route.abort());
+    await page.goto("/blog/new");
+    const error = page.getByRole("alert").filter({ hasText: "The editor could not load." });
+    await expect(error).toBeVisible();
+    await expect(error.getByRole("button", { name: "Reload page" })).toBeVisible();
+    await expect(page.getByRole("toolbar", { name: "Formatting" })).toHaveCount(0);
+    await page.waitForTimeout(2_000); // time enough for another reload, were one coming
+    expect(documents).toHaveLength(2);
+    await expect(error).toBeVisible();
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^The editor's code could not load; reloading the page once/);
+    expect(logged[1]).toMatch(
+      /^The editor's code could not load, even after a reload; not reloading again/,
+    );
+    // The rest of the form stays usable.
+    await page.getByLabel("Title *").fill("Still here");
+    await expect(page.getByLabel("Title *")).toHaveValue("Still here");
+  });
+});
+
 test("axe finds no violation on /login and the editor", async ({ page }) => {
   await page.goto("/login");
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);

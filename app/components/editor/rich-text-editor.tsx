@@ -1,6 +1,7 @@
 import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 
+import { EditorPlaceholder } from "./editor-placeholder";
 import { Toolbar } from "./toolbar";
 import { contentHtml } from "./trailing-paragraph";
 
@@ -42,10 +43,7 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
   });
 
   // Until TipTap mounts in the browser (immediatelyRender: false), the same box keeps its place.
-  if (!editor)
-    return (
-      <div className="min-h-[453px] rounded-lg border border-slate-300 dark:border-slate-700" />
-    );
+  if (!editor) return <EditorPlaceholder />;
   return (
     <div className="overflow-hidden rounded-lg border border-slate-300 bg-white focus-within:ring-2 focus-within:ring-sky-500 dark:border-slate-700 dark:bg-slate-900">
       <Toolbar editor={editor} />
