@@ -223,6 +223,34 @@ test.describe("the editor", () => {
     });
   }
 
+  test("the block formats' keyboard shortcuts over Ctrl+A toggle on and off too", async ({
+    page,
+  }) => {
+    const preview = page.getByTestId("content-preview").locator(".prose");
+    const shortcuts: Record<string, string> = {
+      "Heading 1": "Control+Alt+1",
+      "Heading 2": "Control+Alt+2",
+      "Heading 3": "Control+Alt+3",
+      "Bullet list": "Control+Shift+8",
+      "Numbered list": "Control+Shift+7",
+      Quote: "Control+Shift+B",
+      "Code block": "Control+Alt+C",
+    };
+    for (const [name, html] of blockFormats) {
+      await page.goto("/blog/new");
+      await editorArea(page).click();
+      await page.keyboard.type("hello world");
+      await page.keyboard.press("Control+a");
+      const button = page.getByRole("button", { name, exact: true });
+      await page.keyboard.press(shortcuts[name]!);
+      await expect(button, name).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe(html);
+      await page.keyboard.press(shortcuts[name]!);
+      await expect(button, name).toHaveAttribute("aria-pressed", "false");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe("<p>hello world</p>");
+    }
+  });
+
   test("block formats toggle on and off at the caret, without a selection", async ({ page }) => {
     const preview = page.getByTestId("content-preview").locator(".prose");
     for (const [name, html] of blockFormats) {

@@ -1,6 +1,7 @@
 import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 
+import { BlockShortcuts } from "./block-shortcuts";
 import { EditorPlaceholder } from "./editor-placeholder";
 import { Toolbar } from "./toolbar";
 import { contentHtml } from "./trailing-paragraph";
@@ -27,6 +28,7 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
         underline: false,
         link: { openOnClick: false, protocols: [], defaultProtocol: "https" },
       }),
+      BlockShortcuts,
     ],
     content: initialHtml,
     editorProps: {

@@ -16,7 +16,7 @@ import {
 } from "lucide-react";
 
 import { selectToolbarState, type ToolbarState } from "./toolbar-state";
-import { skipTrailingParagraph } from "./trailing-paragraph";
+import { toggleBlock } from "./trailing-paragraph";
 
 type Format = {
   label: string;
@@ -31,7 +31,7 @@ type Format = {
 const block =
   (toggle: (chain: ChainedCommands) => ChainedCommands) =>
   (editor: Editor): void => {
-    toggle(editor.chain().focus().command(skipTrailingParagraph)).run();
+    toggleBlock(editor, toggle);
   };
 
 const groups: Format[][] = [

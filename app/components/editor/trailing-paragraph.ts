@@ -1,6 +1,11 @@
 import type { Node } from "@tiptap/pm/model";
 import { TextSelection, type Selection } from "@tiptap/pm/state";
-import { getHTMLFromFragment, type CommandProps, type Editor } from "@tiptap/react";
+import {
+  getHTMLFromFragment,
+  type ChainedCommands,
+  type CommandProps,
+  type Editor,
+} from "@tiptap/react";
 
 /**
  * TipTap's TrailingNode (in StarterKit) keeps an empty paragraph after a block that ends the
@@ -36,6 +41,18 @@ export function skipTrailingParagraph({ tr }: CommandProps): boolean {
   const selection = withoutTrailingParagraph(tr.doc, tr.selection);
   if (selection !== tr.selection) tr.setSelection(selection);
   return true;
+}
+
+/**
+ * Runs a block format's toggle (heading, list, quote, code block) the way the toolbar and the
+ * keyboard shortcuts both do: focused, on the selection less the trailing paragraph, in one
+ * transaction (one undo step).
+ */
+export function toggleBlock(
+  editor: Editor,
+  toggle: (chain: ChainedCommands) => ChainedCommands,
+): boolean {
+  return toggle(editor.chain().focus().command(skipTrailingParagraph)).run();
 }
 
 /** The editor's HTML without empty paragraphs at the end: what the form shows and saves. */
