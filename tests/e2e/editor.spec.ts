@@ -174,9 +174,126 @@ test.describe("the editor", () => {
       await expect(button).toHaveAttribute("aria-pressed", "false");
       await button.click();
       await expect(button, name).toHaveAttribute("aria-pressed", "true");
-      // TipTap keeps an empty paragraph after a block at the end (its trailing node).
-      expect((await preview.innerHTML()).replace(/<p><\/p>$/, ""), name).toBe(html);
+      // TipTap keeps an empty paragraph after a block at the end (its trailing node); the
+      // editor's HTML leaves it out.
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe(html);
     }
+  });
+
+  // Ctrl+A also selects the empty paragraph TipTap keeps after a block at the end (its trailing
+  // node): the block formats must still show as pressed, toggle back, and save no such paragraph.
+  const blockFormats: [string, string][] = [
+    ["Heading 1", "<h1>hello world</h1>"],
+    ["Heading 2", "<h2>hello world</h2>"],
+    ["Heading 3", "<h3>hello world</h3>"],
+    ["Bullet list", "<ul><li><p>hello world</p></li></ul>"],
+    ["Numbered list", "<ol><li><p>hello world</p></li></ol>"],
+    ["Quote", "<blockquote><p>hello world</p></blockquote>"],
+    ["Code block", "<pre><code>hello world</code></pre>"],
+  ];
+  for (const [name, html] of blockFormats) {
+    test(`${name} over the whole text (Ctrl+A) toggles on and off, and saves no trailing paragraph`, async ({
+      page,
+    }) => {
+      const preview = page.getByTestId("content-preview").locator(".prose");
+      const button = page.getByRole("button", { name, exact: true });
+      await editorArea(page).click();
+      await page.keyboard.type("hello world");
+      await page.keyboard.press("Control+a");
+      await expect(button).toHaveAttribute("aria-pressed", "false");
+
+      await button.click();
+      await expect(button).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => preview.innerHTML()).toBe(html);
+
+      await button.click();
+      await expect(button).toHaveAttribute("aria-pressed", "false");
+      await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+      await expect(editorArea(page).locator(":scope > :not(p)")).toHaveCount(0);
+
+      // What the form sends: the same HTML, without the editor's trailing empty paragraph.
+      let sent: { content?: string } = {};
+      await page.route("**/api/posts", async (route) => {
+        sent = route.request().postDataJSON() as { content?: string };
+        await route.fulfill({ status: 201, json: { id: 1 } });
+      });
+      await page.getByLabel("Title *").fill("Toggled");
+      await Promise.all([nextAlert(page), page.getByRole("button", { name: "Save Post" }).click()]);
+      expect(sent.content).toBe("<p>hello world</p>");
+    });
+  }
+
+  test("the block formats' keyboard shortcuts over Ctrl+A toggle on and off too", async ({
+    page,
+  }) => {
+    const preview = page.getByTestId("content-preview").locator(".prose");
+    const shortcuts: Record<string, string> = {
+      "Heading 1": "Control+Alt+1",
+      "Heading 2": "Control+Alt+2",
+      "Heading 3": "Control+Alt+3",
+      "Bullet list": "Control+Shift+8",
+      "Numbered list": "Control+Shift+7",
+      Quote: "Control+Shift+B",
+      "Code block": "Control+Alt+C",
+    };
+    for (const [name, html] of blockFormats) {
+      await page.goto("/blog/new");
+      await editorArea(page).click();
+      await page.keyboard.type("hello world");
+      await page.keyboard.press("Control+a");
+      const button = page.getByRole("button", { name, exact: true });
+      await page.keyboard.press(shortcuts[name]!);
+      await expect(button, name).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe(html);
+      await page.keyboard.press(shortcuts[name]!);
+      await expect(button, name).toHaveAttribute("aria-pressed", "false");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe("<p>hello world</p>");
+    }
+  });
+
+  test("block formats toggle on and off at the caret, without a selection", async ({ page }) => {
+    const preview = page.getByTestId("content-preview").locator(".prose");
+    for (const [name, html] of blockFormats) {
+      await page.goto("/blog/new");
+      await editorArea(page).click();
+      await page.keyboard.type("hello world");
+      const button = page.getByRole("button", { name, exact: true });
+      await button.click();
+      await expect(button, name).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe(html);
+      await button.click();
+      await expect(button, name).toHaveAttribute("aria-pressed", "false");
+      await expect.poll(() => preview.innerHTML(), { message: name }).toBe("<p>hello world</p>");
+    }
+  });
+
+  test("undo and redo step through a block format toggled over the whole text", async ({
+    page,
+  }) => {
+    const preview = page.getByTestId("content-preview").locator(".prose");
+    const heading = page.getByRole("button", { name: "Heading 1", exact: true });
+    await editorArea(page).click();
+    await page.keyboard.type("hello world");
+    await page.waitForTimeout(700); // past the 500 ms grouping delay: typing is its own step
+    await page.keyboard.press("Control+a");
+    await heading.click();
+    await expect(heading).toHaveAttribute("aria-pressed", "true");
+    await page.waitForTimeout(700);
+    await heading.click();
+    await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => preview.innerHTML()).toBe("<h1>hello world</h1>");
+    await expect(heading).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+    await expect(editorArea(page)).toHaveText("hello world");
+    await page.keyboard.press("Control+y");
+    await expect.poll(() => preview.innerHTML()).toBe("<h1>hello world</h1>");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect(preview).toHaveCount(0); // nothing typed: the preview's hint again
   });
 
   test("undo and redo by keyboard (Ctrl+Z, Ctrl+Y), and by the toolbar", async ({ page }) => {
@@ -304,6 +421,84 @@ test.describe("a post that cannot be loaded", () => {
     await page.goto("/blog/999999/edit");
     expect(await alerted).toBe("Error loading post");
     await expect(page).toHaveURL(/\/blog$/);
+  });
+});
+
+test.describe("when the editor's code fails to load (a page from before a deploy)", () => {
+  // Chromium reports each aborted request; the page's own messages are checked in each test.
+  test.use({
+    allowConsoleErrors:
+      /^Failed to load resource: net::ERR_FAILED$|^The editor's code could not load/,
+  });
+  const editorChunk = /\/assets\/rich-text-editor-[\w-]+\.js$/;
+
+  /** Counts the /blog/new documents the page loads and the errors the page logs about it. */
+  function watch(page: Page) {
+    const documents: string[] = [];
+    const logged: string[] = [];
+    page.on("request", (request) => {
+      if (
+        request.isNavigationRequest() &&
+        request.frame() === page.mainFrame() &&
+        new URL(request.url()).pathname === "/blog/new"
+      )
+        documents.push(request.url());
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().startsWith("The editor's code"))
+        logged.push(message.text());
+    });
+    return { documents, logged };
+  }
+
+  test("fails on the first load: the page reloads once, then the editor appears", async ({
+    page,
+  }) => {
+    await signInPage(page, "/blog");
+    const { documents, logged } = watch(page);
+    let aborted = 0;
+    // Every request for the chunk from the first document fails (Vite preloads it, then imports).
+    await page.route(editorChunk, async (route) => {
+      if (documents.length > 1) return route.continue();
+      aborted++;
+      await route.abort();
+    });
+    await page.goto("/blog/new");
+    await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+    await editorArea(page).click();
+    await page.keyboard.type("Typed after the reload");
+    await expect(page.getByTestId("content-preview")).toContainText("Typed after the reload");
+    expect(aborted).toBeGreaterThan(0);
+    expect(documents).toHaveLength(2);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^The editor's code could not load; reloading the page once/);
+    // The guard is cleared once the chunk loads, so a later failure may reload once again.
+    const keys = await page.evaluate(() => Object.keys(sessionStorage));
+    expect(keys.filter((key) => key.startsWith("chunk-reload:"))).toEqual([]);
+  });
+
+  test("fails every time: exactly one reload, then an error in the editor's place", async ({
+    page,
+  }) => {
+    await signInPage(page, "/blog");
+    const { documents, logged } = watch(page);
+    await page.route(editorChunk, (route) => route.abort());
+    await page.goto("/blog/new");
+    const error = page.getByRole("alert").filter({ hasText: "The editor could not load." });
+    await expect(error).toBeVisible();
+    await expect(error.getByRole("button", { name: "Reload page" })).toBeVisible();
+    await expect(page.getByRole("toolbar", { name: "Formatting" })).toHaveCount(0);
+    await page.waitForTimeout(2_000); // time enough for another reload, were one coming
+    expect(documents).toHaveLength(2);
+    await expect(error).toBeVisible();
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^The editor's code could not load; reloading the page once/);
+    expect(logged[1]).toMatch(
+      /^The editor's code could not load, even after a reload; not reloading again/,
+    );
+    // The rest of the form stays usable.
+    await page.getByLabel("Title *").fill("Still here");
+    await expect(page.getByLabel("Title *")).toHaveValue("Still here");
   });
 });
 

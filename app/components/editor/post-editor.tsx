@@ -1,10 +1,21 @@
 import { ArrowLeft } from "lucide-react";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { lazy, Suspense, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
 
+import { importOrReloadOnce } from "~/lib/chunk-reload";
 import { EDITOR_TEXT, POST_LIMITS, textOfHtml } from "~/lib/post-rules";
 
-const RichTextEditor = lazy(() => import("./rich-text-editor"));
+import { EditorPlaceholder } from "./editor-placeholder";
+
+// A page from before a deploy may ask for an editor chunk that is gone: reload once for the new
+// one, and if that fails too, say so in the editor's place (app/lib/chunk-reload.ts).
+const RichTextEditor = lazy(() =>
+  importOrReloadOnce(
+    "editor",
+    () => import("./rich-text-editor"),
+    () => ({ default: EditorUnavailable }),
+  ),
+);
 
 export type EditablePost = { id: number; title: string; description: string; content: string };
 
@@ -202,6 +213,34 @@ export function PostEditor({ post }: { post?: EditablePost }) {
           </div>
         </dialog>
       ) : null}
+    </div>
+  );
+}
+
+const noSubscription = () => () => {};
+
+/** In the editor's place when its code cannot load, even after a reload. */
+function EditorUnavailable() {
+  // While hydrating, the box the server rendered for the editor, so nothing mismatches.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  if (!hydrated) return <EditorPlaceholder />;
+  return (
+    <div
+      role="alert"
+      className="min-h-[453px] rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
+      <p>The editor could not load. Please check your connection, then reload the page.</p>
+      <button
+        type="button"
+        className={`${secondary} mt-4`}
+        onClick={() => window.location.reload()}
+      >
+        Reload page
+      </button>
     </div>
   );
 }

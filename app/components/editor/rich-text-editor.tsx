@@ -1,7 +1,10 @@
 import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 
+import { BlockShortcuts } from "./block-shortcuts";
+import { EditorPlaceholder } from "./editor-placeholder";
 import { Toolbar } from "./toolbar";
+import { contentHtml } from "./trailing-paragraph";
 
 export type RichTextEditorProps = {
   initialHtml: string;
@@ -25,6 +28,7 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
         underline: false,
         link: { openOnClick: false, protocols: [], defaultProtocol: "https" },
       }),
+      BlockShortcuts,
     ],
     content: initialHtml,
     editorProps: {
@@ -36,14 +40,12 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
           "prose prose-slate max-w-none min-h-[400px] p-4 focus:outline-none dark:prose-invert",
       },
     },
-    onUpdate: ({ editor }) => onChange(editor.getHTML(), editor.getText().trim() === ""),
+    // Without the trailing empty paragraph TipTap keeps for typing (./trailing-paragraph.ts).
+    onUpdate: ({ editor }) => onChange(contentHtml(editor), editor.getText().trim() === ""),
   });
 
   // Until TipTap mounts in the browser (immediatelyRender: false), the same box keeps its place.
-  if (!editor)
-    return (
-      <div className="min-h-[453px] rounded-lg border border-slate-300 dark:border-slate-700" />
-    );
+  if (!editor) return <EditorPlaceholder />;
   return (
     <div className="overflow-hidden rounded-lg border border-slate-300 bg-white focus-within:ring-2 focus-within:ring-sky-500 dark:border-slate-700 dark:bg-slate-900">
       <Toolbar editor={editor} />

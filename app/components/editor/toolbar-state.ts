@@ -1,18 +1,31 @@
-import type { Editor, EditorStateSnapshot } from "@tiptap/react";
+import { EditorState } from "@tiptap/pm/state";
+import { isActive, type Editor, type EditorStateSnapshot } from "@tiptap/react";
 
-/** What the toolbar shows: which formats are active and whether undo/redo can run. */
+import { withoutTrailingParagraph } from "./trailing-paragraph";
+
+/**
+ * What the toolbar shows: which formats are active and whether undo/redo can run. Formats are
+ * judged on the selection the toolbar's commands act on, which leaves out the trailing empty
+ * paragraph (./trailing-paragraph.ts): after Ctrl+A and "Heading 1", the heading is pressed.
+ */
 export function selectToolbarState({ editor }: EditorStateSnapshot<Editor>) {
+  const { state } = editor;
+  const selection = withoutTrailingParagraph(state.doc, state.selection);
+  const judged =
+    selection === state.selection
+      ? state
+      : EditorState.create({ doc: state.doc, selection, storedMarks: state.storedMarks });
   return {
-    bold: editor.isActive("bold"),
-    italic: editor.isActive("italic"),
-    strike: editor.isActive("strike"),
-    heading1: editor.isActive("heading", { level: 1 }),
-    heading2: editor.isActive("heading", { level: 2 }),
-    heading3: editor.isActive("heading", { level: 3 }),
-    bulletList: editor.isActive("bulletList"),
-    orderedList: editor.isActive("orderedList"),
-    blockquote: editor.isActive("blockquote"),
-    codeBlock: editor.isActive("codeBlock"),
+    bold: isActive(judged, "bold"),
+    italic: isActive(judged, "italic"),
+    strike: isActive(judged, "strike"),
+    heading1: isActive(judged, "heading", { level: 1 }),
+    heading2: isActive(judged, "heading", { level: 2 }),
+    heading3: isActive(judged, "heading", { level: 3 }),
+    bulletList: isActive(judged, "bulletList"),
+    orderedList: isActive(judged, "orderedList"),
+    blockquote: isActive(judged, "blockquote"),
+    codeBlock: isActive(judged, "codeBlock"),
     canUndo: editor.can().chain().undo().run(),
     canRedo: editor.can().chain().redo().run(),
   };

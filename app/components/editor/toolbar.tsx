@@ -1,4 +1,4 @@
-import { useEditorState, type Editor } from "@tiptap/react";
+import { useEditorState, type ChainedCommands, type Editor } from "@tiptap/react";
 import {
   Bold,
   Code,
@@ -16,6 +16,7 @@ import {
 } from "lucide-react";
 
 import { selectToolbarState, type ToolbarState } from "./toolbar-state";
+import { toggleBlock } from "./trailing-paragraph";
 
 type Format = {
   label: string;
@@ -25,6 +26,14 @@ type Format = {
 };
 
 // Every command runs through editor.chain().focus()…run(), so the caret stays in the text.
+// Block formats first leave the trailing empty paragraph out of the selection, as the pressed
+// state does (./trailing-paragraph.ts), so a second click turns the same text back.
+const block =
+  (toggle: (chain: ChainedCommands) => ChainedCommands) =>
+  (editor: Editor): void => {
+    toggleBlock(editor, toggle);
+  };
+
 const groups: Format[][] = [
   [
     { label: "Bold", icon: Bold, active: "bold", run: (e) => e.chain().focus().toggleBold().run() },
@@ -46,19 +55,19 @@ const groups: Format[][] = [
       label: "Heading 1",
       icon: Heading1,
       active: "heading1",
-      run: (e) => e.chain().focus().toggleHeading({ level: 1 }).run(),
+      run: block((c) => c.toggleHeading({ level: 1 })),
     },
     {
       label: "Heading 2",
       icon: Heading2,
       active: "heading2",
-      run: (e) => e.chain().focus().toggleHeading({ level: 2 }).run(),
+      run: block((c) => c.toggleHeading({ level: 2 })),
     },
     {
       label: "Heading 3",
       icon: Heading3,
       active: "heading3",
-      run: (e) => e.chain().focus().toggleHeading({ level: 3 }).run(),
+      run: block((c) => c.toggleHeading({ level: 3 })),
     },
   ],
   [
@@ -66,25 +75,25 @@ const groups: Format[][] = [
       label: "Bullet list",
       icon: List,
       active: "bulletList",
-      run: (e) => e.chain().focus().toggleBulletList().run(),
+      run: block((c) => c.toggleBulletList()),
     },
     {
       label: "Numbered list",
       icon: ListOrdered,
       active: "orderedList",
-      run: (e) => e.chain().focus().toggleOrderedList().run(),
+      run: block((c) => c.toggleOrderedList()),
     },
     {
       label: "Quote",
       icon: Quote,
       active: "blockquote",
-      run: (e) => e.chain().focus().toggleBlockquote().run(),
+      run: block((c) => c.toggleBlockquote()),
     },
     {
       label: "Code block",
       icon: Code,
       active: "codeBlock",
-      run: (e) => e.chain().focus().toggleCodeBlock().run(),
+      run: block((c) => c.toggleCodeBlock()),
     },
   ],
 ];
