@@ -28,7 +28,7 @@ const secondary =
   "inline-flex items-center gap-2 rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
 
 /**
- * The new-post and edit screens (original §2). Saves go to the JSON API with fetch, so a failed
+ * The new-post and edit screens (docs/product.md#editor). Saves go to the JSON API with fetch, so a failed
  * save leaves everything typed in place; the texts are the original's alerts.
  */
 export function PostEditor({ post }: { post?: EditablePost }) {

@@ -15,7 +15,7 @@ export type RichTextEditorProps = {
 
 /**
  * TipTap with exactly the formats the sanitizer allows. Loaded lazily, only on the editor routes.
- * History: depth 100, grouping delay 500 ms (original §9); Ctrl+Y redoes, as does Ctrl+Shift+Z.
+ * History: depth 100, grouping delay 500 ms (docs/product.md#constants); Ctrl+Y redoes, as does Ctrl+Shift+Z.
  */
 export default function RichTextEditor({ initialHtml, labelId, onChange }: RichTextEditorProps) {
   const editor = useEditor({
