@@ -18,7 +18,6 @@ export function loader({ context }: Route.LoaderArgs) {
   return new Response(lines.join("\n"), {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
-      "Cache-Control": "public, max-age=3600",
     },
   });
 }

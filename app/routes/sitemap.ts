@@ -48,7 +48,6 @@ export function loader({ context }: Route.LoaderArgs) {
   return new Response(body, {
     headers: {
       "Content-Type": "application/xml; charset=utf-8",
-      "Cache-Control": "public, max-age=3600",
     },
   });
 }
