@@ -101,7 +101,13 @@ function snapshotSite(into) {
   if (!existsSync(path.join(root, "build/server/index.js"))) {
     throw new Error("no production build in build/: run `npm run audit`, which builds first");
   }
-  for (const entry of ["server.js", "package.json", "build", "database/migrations"]) {
+  for (const entry of [
+    "server.js",
+    "server/build-directory.mjs",
+    "package.json",
+    "build",
+    "database/migrations",
+  ]) {
     cpSync(path.join(root, entry), path.join(into, entry), { recursive: true });
   }
   symlinkSync(path.join(root, "node_modules"), path.join(into, "node_modules"), "dir");

@@ -31,6 +31,8 @@ import {
   NAUGHTY,
   pct,
   POST_LIMIT,
+  routeParam,
+  sentPath,
   postBody,
   postMustBeRefused,
   text,
@@ -494,7 +496,14 @@ for (const database of DATABASES) {
         "%252e%252e%252f",
         "%u002e",
       );
-      type Case = { label: string; path: string; owner?: boolean; statuses: number[] };
+      type Case = {
+        label: string;
+        path: string;
+        owner?: boolean;
+        statuses: number[];
+        /** Where a 301 must point. */
+        location?: string;
+      };
       const cases: fc.Arbitrary<Case> = fc.oneof(
         fc.tuple(page, search).map(([p, q]) => ({
           label: "GET /blog?page=&q=",
@@ -506,11 +515,26 @@ for (const database of DATABASES) {
           path: `/blog.data?page=${pct(p)}&q=${pct(q)}`,
           statuses: [200, 202, 204, 302, 404],
         })),
-        idText.map((id) => ({
-          label: "GET /blog/:id",
-          path: `/blog/${pct(id)}`,
-          statuses: [200, 404],
-        })),
+        idText.map((id) => {
+          const path = `/blog/${routeParam(id)}`;
+          // A dot segment makes it another page (`/blog/..` is `/`), or `/blog/` (301 to /blog).
+          const statuses = sentPath(path) === path ? [200, 404] : [200, 301, 404];
+          return { label: "GET /blog/:id", path, statuses };
+        }),
+        // A character React Router writes as it is and pct escapes: never the canonical spelling.
+        fc
+          .tuple(idText, fc.constantFrom("'", "(", ")", "!", "*", ":", "@", "$", ",", ";", "="))
+          .map(([id, literal]) => id + literal)
+          .filter((id) => {
+            const path = `/blog/${pct(id)}`;
+            return pct(id) !== routeParam(id) && sentPath(path) === path;
+          })
+          .map((id) => ({
+            label: "GET /blog/:id spelled otherwise (301)",
+            path: `/blog/${pct(id)}`,
+            statuses: [301],
+            location: `/blog/${routeParam(id)}`,
+          })),
         idText.map((id) => ({
           label: "GET /blog/:id.data",
           path: `/blog/${pct(id)}.data`,
@@ -518,9 +542,15 @@ for (const database of DATABASES) {
         })),
         fc.tuple(idText, fc.boolean()).map(([id, owner]) => ({
           label: `GET /blog/:id/edit (${owner ? "owner" : "no session"})`,
-          path: `/blog/${pct(id)}/edit`,
+          path: `/blog/${routeParam(id)}/edit`,
           owner,
-          statuses: owner ? [200, 404] : [302],
+          // A dot segment makes it another page (`/blog/../edit` is `/edit`, not found).
+          statuses:
+            sentPath(`/blog/${routeParam(id)}/edit`) !== `/blog/${routeParam(id)}/edit`
+              ? [301, 404]
+              : owner
+                ? [200, 404]
+                : [302],
         })),
         text.map((t) => ({
           label: "GET /login?redirectTo=",
@@ -532,12 +562,13 @@ for (const database of DATABASES) {
           .map(([m, prefix]) => ({
             label: "GET malformed or traversing paths",
             path: `${prefix}${m}`,
-            statuses: [200, 302, 400, 404, 405],
+            // 301: the router reads it as a route, spelled otherwise than React Router would.
+            statuses: [200, 301, 302, 400, 404, 405],
           })),
         text.map((t) => ({
           label: "GET /{anything}",
           path: `/${pct(t)}`,
-          statuses: [200, 202, 204, 302, 404, 405],
+          statuses: [200, 202, 204, 301, 302, 404, 405],
         })),
       );
       const extraHeaders = fc.record(
@@ -558,7 +589,8 @@ for (const database of DATABASES) {
           });
           expect(c.statuses).toContain(answer.status);
           expect(answer.text).not.toMatch(/"devDependencies"|root:x:0:0|createSiteApp/);
-          if (c.label.startsWith("GET /blog/:id/edit (no")) {
+          if (c.location !== undefined) expect(answer.headers.get("location")).toBe(c.location);
+          if (c.label.startsWith("GET /blog/:id/edit (no") && answer.status === 302) {
             expect(answer.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
           }
         }),
@@ -997,7 +1029,7 @@ for (const database of DATABASES) {
 
         if (s !== "" && s !== "." && s !== "..") {
           const byId = await site.probe("GET /blog/:id (each naughty string)", {
-            path: `/blog/${pct(s)}`,
+            path: `/blog/${routeParam(s)}`,
           });
           expect(byId.status).toBe((await postExists(s)) ? 200 : 404);
         }

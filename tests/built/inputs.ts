@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 import fc from "fast-check";
+import { generatePath } from "react-router";
 
 import { CONTACT_FIELDS } from "../../app/lib/contact";
 import { POST_LIMITS } from "../../app/lib/post-rules";
@@ -62,6 +63,18 @@ export const long = (min: number, max: number) =>
     .map(([s, n]) => s.repeat(Math.ceil(n / s.length)).slice(0, n));
 
 /** Percent-encodes the UTF-8 of `s` (lone surrogates as U+FFFD) leaving only unreserved characters. */
+/**
+ * A route parameter as React Router spells it in a path (`generatePath`): the canonical
+ * spelling, which the server answers as it is. Any other spelling of the same value (`pct`'s,
+ * say) answers 301 to this one.
+ */
+export function routeParam(s: string): string {
+  return generatePath(":p", { p: s });
+}
+
+/** The path a client sends for `path`: dot segments (`/blog/..`) resolved as URLs resolve them. */
+export const sentPath = (path: string) => new URL(path, "http://localhost").pathname;
+
 export function pct(s: string): string {
   let out = "";
   for (const byte of new TextEncoder().encode(s)) {

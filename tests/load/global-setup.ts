@@ -10,7 +10,11 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const copy = await copyProductionBuild(["server.js", "database/migrations"]);
+  const copy = await copyProductionBuild([
+    "server.js",
+    "server/build-directory.mjs",
+    "database/migrations",
+  ]);
   project.provide("serverRoot", copy.dir);
   return copy.remove;
 }
