@@ -79,6 +79,9 @@ test("the owner's pages and the editor raise no CSP violation while in use", asy
   await editor.click();
   await page.keyboard.type("Written under a strict policy");
   await page.getByRole("button", { name: "Bold" }).click();
+  // The toolbar hands focus back to the editor; keys typed before it arrives would be lost.
+  await expect(editor).toBeFocused();
+  await expect(page.getByRole("button", { name: "Bold" })).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.type(" and bold");
   await page.getByRole("button", { name: "Heading 2" }).click();
   await expect(editor).toContainText("and bold");
