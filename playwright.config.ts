@@ -13,6 +13,7 @@ const servers = {
   xss: { port: 3212, seed: "false" },
   editor: { port: 3213, seed: "false" },
   contact: { port: 3214, seed: "false" },
+  profile: { port: 3215, seed: "true" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -45,13 +46,14 @@ export default defineConfig({
   projects: [
     {
       name: "site",
-      testIgnore: [/blog\.spec/, /xss\.spec/, /editor\.spec/, /contact\.spec/],
+      testIgnore: [/blog\.spec/, /xss\.spec/, /editor\.spec/, /contact\.spec/, /profile\.spec/],
       use: { baseURL: base(servers.site.port) },
     },
     { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },
     { name: "xss", testMatch: /xss\.spec/, use: { baseURL: base(servers.xss.port) } },
     { name: "editor", testMatch: /editor\.spec/, use: { baseURL: base(servers.editor.port) } },
     { name: "contact", testMatch: /contact\.spec/, use: { baseURL: base(servers.contact.port) } },
+    { name: "profile", testMatch: /profile\.spec/, use: { baseURL: base(servers.profile.port) } },
   ],
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;

@@ -20,11 +20,13 @@ import { Header } from "./components/header";
 import { NonceContext } from "./lib/nonce";
 import { usePendingText } from "./lib/pending";
 import { themeInitScript } from "./lib/theme";
-import { site } from "./site.config";
+import { readSiteIdentity } from "./lib/site.server";
+import { siteOf, useSite } from "./lib/use-site";
 
 export function Layout({ children }: { children: ReactNode }) {
   // Only the server knows it; browsers hide nonces from the DOM, and hydration keeps the attribute.
   const nonce = use(NonceContext);
+  const site = useSite();
   return (
     // The theme script changes <html>'s class before hydration, on purpose.
     <html lang="en" suppressHydrationWarning>
@@ -34,6 +36,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link
+          rel="alternate"
+          type="application/rss+xml"
+          title={`${site.name} · Blog`}
+          href="/rss.xml"
+        />
         <Meta />
         <Links />
       </head>
@@ -69,23 +77,17 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-/** Only what every page needs and the browser may see: the public base URL, and whether the owner is signed in. */
+/**
+ * Only what every page needs and the browser may see: the public base URL, what every page
+ * shows of the owner (header, footer, titles, share cards), and whether the owner is signed in.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return {
-    siteUrl: context.get(appContext).env.siteUrl,
-    isOwner: await isOwner(request, context),
-  };
-}
-
-export function links(): Route.LinkDescriptors {
-  return [
-    {
-      rel: "alternate",
-      type: "application/rss+xml",
-      title: `${site.name} · Blog`,
-      href: "/rss.xml",
-    },
-  ];
+  const { env, db, degraded } = context.get(appContext);
+  const [site, owner] = await Promise.all([
+    readSiteIdentity(db, degraded),
+    isOwner(request, context),
+  ]);
+  return { siteUrl: env.siteUrl, site, isOwner: owner };
 }
 
 export default function App() {
@@ -111,7 +113,8 @@ function describeError(error: unknown) {
   return { status: 500, statusText: "Internal Server Error" };
 }
 
-export function meta({ error }: Route.MetaArgs) {
+export function meta({ error, matches }: Route.MetaArgs) {
+  const site = siteOf(matches);
   if (error) {
     const { status, statusText } = describeError(error);
     return [

@@ -1,6 +1,7 @@
 import type { Params, Register } from "react-router";
 
 import { BODY_LIMITS } from "~/lib/limits";
+import { UPLOAD_LIMITS } from "~/lib/uploads";
 import { blogPageParam, blogSearchParam } from "~/lib/pagination";
 
 /**
@@ -18,9 +19,11 @@ export type RoutePolicy = {
    * - `public`: the same for every anonymous visitor; rendered once, kept by the page cache and
    *   CDNs, and dropped when something it shows (`tags`) changes;
    * - `private`: the owner's pages, sign-in and the APIs; never stored by any cache;
+   * - `immutable`: files at content-hashed URLs (uploads): the same bytes for everyone forever,
+   *   so no page cache keeps them (the database does) and every browser and CDN may;
    * - `none`: neither (the not-found page, feeds of errors): answered as rendered.
    */
-  cache: "public" | "private" | "none";
+  cache: "public" | "private" | "immutable" | "none";
   /**
    * The query parameters the page reads, each normalized exactly as its loader reads it (null:
    * as if absent). Any other parameter (utm_source, fbclid, …) does not change the page, so the
@@ -53,30 +56,43 @@ export type RouteId = Exclude<
 
 const PRIVATE: RoutePolicy = { cache: "private" };
 
+/**
+ * What a public page shows, as the database's change notices name it (app/models and
+ * migration 0005): every page shows the owner's name, title, location, e-mail and share image
+ * (`site`); the home page and the résumé also the rest of the profile and both timelines.
+ */
+const RESUME_TAGS = ["site", "profile", "experience", "education"];
 export const routePolicies = {
-  "routes/home": { cache: "public", tags: () => ["profile"] },
+  "routes/home": { cache: "public", tags: () => RESUME_TAGS },
   "routes/blog": {
     cache: "public",
     query: { page: blogPageParam, q: blogSearchParam },
-    tags: () => ["posts"],
+    tags: () => ["posts", "site"],
     pendingText: LOADING_TEXT.posts,
     pendingInPage: true,
   },
   "routes/blog.new": PRIVATE,
   "routes/blog.post": {
     cache: "public",
-    tags: ({ id }) => [`post:${id}`, "post-pages"],
+    tags: ({ id }) => [`post:${id}`, "post-pages", "site"],
     pendingText: LOADING_TEXT.page,
   },
   "routes/blog.edit": { cache: "private", pendingText: LOADING_TEXT.page },
   "routes/login": PRIVATE,
   "routes/logout": PRIVATE,
   "routes/admin.messages": PRIVATE,
+  // The largest upload, with room for the form's other fields and multipart's boundaries.
+  "routes/admin.profile": {
+    cache: "private",
+    bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
+  },
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": PRIVATE,
   "routes/api.posts": { cache: "private", bodyLimit: BODY_LIMITS.post },
   "routes/api.post": { cache: "private", bodyLimit: BODY_LIMITS.post },
-  "routes/rss": { cache: "public", tags: () => ["posts"] },
+  "routes/media": { cache: "immutable" },
+  "routes/resume": { cache: "public", tags: () => RESUME_TAGS },
+  "routes/rss": { cache: "public", tags: () => ["posts", "site"] },
   "routes/sitemap": { cache: "public", tags: () => ["posts"] },
   "routes/robots": { cache: "public", tags: () => [] },
   // Only in the build the end-to-end tests run (TEST_ROUTES=1, app/routes.ts).

@@ -1,10 +1,11 @@
-import { resolveSite, type SiteConfig } from "~/lib/site";
+import type { SiteConfig } from "~/lib/site";
 
 /**
- * The owner's content. Replacing the owner means editing this file (and content/demo.ts for
- * experience, education and demo posts), not components. See README, "Replace the owner".
+ * What a new database's profile starts as: the owner then keeps it current at /admin/profile,
+ * and this file is not read again for it. `photoUrl` and `cvUrl`, when set here (a CDN), always
+ * win over uploaded files. See README, "Replace the owner".
  */
-const config: SiteConfig = {
+export const siteConfig: SiteConfig = {
   name: "Alex Byrne",
   title: "Backend Developer",
   location: "Dublin, Ireland",
@@ -33,5 +34,3 @@ const config: SiteConfig = {
     { name: "AWS", icon: "aws" },
   ],
 };
-
-export const site = resolveSite(config);

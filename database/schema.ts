@@ -3,13 +3,17 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+
+import type { ProfileContent, StoredCv, StoredPhoto } from "../app/lib/profile";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.
@@ -82,6 +86,56 @@ export const studies = pgTable(
     sortKey: integer("sort_key").notNull().default(0),
   },
   (t) => [index("studies_sort_idx").on(t.sortKey, t.id)],
+);
+
+/**
+ * The owner's profile (one row): what the home page, the header, the footer, share cards and
+ * /resume.json show. Seeded from app/site.config.ts when missing; edited at /admin/profile.
+ * Lists are JSON, checked by app/lib/profile.ts on every write.
+ */
+export const profile = pgTable(
+  "profile",
+  {
+    id: boolean("id").primaryKey().default(true),
+    name: text("name").notNull(),
+    title: text("title").notNull(),
+    location: text("location").notNull(),
+    email: text("email").notNull(),
+    about: jsonb("about").$type<ProfileContent["about"]>().notNull(),
+    socials: jsonb("socials").$type<ProfileContent["socials"]>().notNull(),
+    skills: jsonb("skills").$type<ProfileContent["skills"]>().notNull(),
+    tools: jsonb("tools").$type<ProfileContent["tools"]>().notNull(),
+    /** The uploaded photo's files (media rows), or null for the configured or default one. */
+    photo: jsonb("photo").$type<StoredPhoto | null>(),
+    /** The uploaded CV (a media row), or null. */
+    cv: jsonb("cv").$type<StoredCv | null>(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("profile_single_row", sql`${t.id}`)],
+);
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+/**
+ * Uploaded files, one row per servable file (each resized width is its own row), keyed by the
+ * SHA-256 of its bytes: in the database, so every instance serves them, at /media/{hash}.{ext}.
+ */
+export const media = pgTable(
+  "media",
+  {
+    hash: text("hash").primaryKey(),
+    contentType: text("content_type").notNull(),
+    bytes: bytea("bytes").notNull(),
+    size: integer("size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    /** What uses it ("photo", "cv"): replacing the photo drops the old photo's files. */
+    purpose: text("purpose").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("media_purpose_idx").on(t.purpose)],
 );
 
 /** Facts about this database itself, such as whether the demo content was seeded once. */

@@ -9,7 +9,9 @@ import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { seedDemoContent } from "../database/seed.server";
 import { ensureOwnerPassword, setOwnerPassword } from "../app/models/auth.server";
 import { mailTransportFrom } from "../app/lib/mail.server";
-import { site } from "../app/site.config";
+import { siteConfig } from "../app/site.config";
+import { readProfile, SEED_PROFILE } from "../app/lib/site.server";
+import { ensureProfile } from "../app/models/profile.server";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
@@ -92,6 +94,9 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
   if (!env.databaseUrl) takeDataDirLock(dataDir);
   const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir });
   await database.migrate(path.join(root, "database/migrations"), async (db) => {
+    // Every database has a profile: a new one (or one from before it was stored) starts as
+    // the site configuration says.
+    await ensureProfile(db, SEED_PROFILE);
     if (!env.seedDemo) return;
     const result = await seedDemoContent(db, demoContent);
     if (result === "seeded") console.log("Seeded the demo content into the empty database.");
@@ -118,8 +123,10 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
   const delivery = startDeliveryWorker(
     database.db,
     mailTransportFrom(env),
-    env.ownerEmail ?? site.email,
-    env.mailFrom ?? site.email,
+    env.ownerEmail
+      ? { fixed: env.ownerEmail }
+      : { read: async () => (await readProfile(database.db)).email },
+    env.mailFrom ?? siteConfig.email,
   );
   // Development renders every request, so edits to the code show at once.
   const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;

@@ -22,7 +22,8 @@ export type DeliveryWorker = {
 export function startDeliveryWorker(
   db: Database,
   transport: MailTransport | null,
-  ownerEmail: string,
+  /** OWNER_EMAIL when set; otherwise the profile's e-mail, read when each batch is sent. */
+  recipient: { fixed: string } | { read: () => Promise<string> },
   from: string,
 ): DeliveryWorker {
   if (!transport) {
@@ -39,6 +40,7 @@ export function startDeliveryWorker(
     for (;;) {
       const batch = await claimDueMessages(db);
       if (batch.length === 0) return;
+      const ownerEmail = "fixed" in recipient ? recipient.fixed : await recipient.read();
       for (const message of batch) {
         try {
           await transport.send(contactMail(message, { to: ownerEmail, from }));
@@ -71,7 +73,9 @@ export function startDeliveryWorker(
     if (!stopped) timer = setTimeout(tick, POLL_MS);
   };
 
-  console.log(`Contact delivery: ${transport.name}, to ${ownerEmail}.`);
+  console.log(
+    `Contact delivery: ${transport.name}, to ${"fixed" in recipient ? recipient.fixed : "the profile's e-mail"}.`,
+  );
   tick();
   return {
     wake: () => {

@@ -69,14 +69,17 @@ export function securityHeaders({
 /**
  * `Cache-Control: private, no-store` on private routes (app/route-policy.ts: the owner's pages,
  * sign-in, the APIs), on anything answered to a request with a session cookie (but hashed
- * assets), and on every response that sets a cookie.
+ * assets and uploads), and on every response that sets a cookie.
  */
 export function privateResponses(): MiddlewareHandler<{ Variables: { route?: ResolvedRoute } }> {
   return async (c, next) => {
     await next();
     const path = c.req.path;
-    const privateRoute = c.get("route")?.policy.cache === "private";
-    const withSession = hasSessionCookie(c.req.header("cookie")) && !path.startsWith("/assets/");
+    const cache = c.get("route")?.policy.cache;
+    const privateRoute = cache === "private";
+    // Hashed assets and uploads are the same bytes for everyone, signed in or not.
+    const sharedFile = path.startsWith("/assets/") || cache === "immutable";
+    const withSession = hasSessionCookie(c.req.header("cookie")) && !sharedFile;
     if (privateRoute || withSession || c.res.headers.has("set-cookie")) {
       c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
     }

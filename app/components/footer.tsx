@@ -1,8 +1,9 @@
 import { Link } from "react-router";
 
-import { site } from "~/site.config";
+import { useSite } from "~/lib/use-site";
 
 export function Footer() {
+  const site = useSite();
   return (
     <footer className="border-t border-slate-200 py-8 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
       <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-2 px-4 sm:flex-row">

@@ -4,7 +4,7 @@ import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from "react-
 
 import { HEADER_SCROLL_DELAY_MS } from "~/lib/constants";
 import { scrollToSection, scrollToTop } from "~/lib/scroll";
-import { site } from "~/site.config";
+import { useSite } from "~/lib/use-site";
 
 import { ThemeToggle } from "./theme-toggle";
 
@@ -47,6 +47,7 @@ export function useIsOwner(): boolean {
 }
 
 export function Header() {
+  const site = useSite();
   const goHome = useGoHome();
   const owner = useIsOwner();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -89,6 +90,9 @@ export function Header() {
           <>
             <Link to="/admin/messages" className={`${navButton} hidden sm:inline-block`}>
               Messages
+            </Link>
+            <Link to="/admin/profile" className={`${navButton} hidden sm:inline-block`}>
+              Profile
             </Link>
             <Form method="post" action="/logout">
               <button type="submit" className={navButton}>

@@ -1,21 +1,56 @@
-import { Cloud, Database, GitBranch, Server, type LucideIcon } from "lucide-react";
-import { siDocker, siGithub, siInstagram, siNodedotjs, siPython, siRuby, siX } from "simple-icons";
+import {
+  Bot,
+  ChartColumn,
+  Cloud,
+  Code,
+  Cpu,
+  Database,
+  GitBranch,
+  Gauge,
+  Globe,
+  Layers,
+  Network,
+  Server,
+  Shield,
+  Smartphone,
+  SquareTerminal,
+  Users,
+  Workflow,
+  Wrench,
+  type LucideIcon,
+} from "lucide-react";
+import { siGithub, siInstagram, siX } from "simple-icons";
 
-import type { SkillIcon, SocialKind, ToolIcon } from "~/lib/site";
+import type { SkillIcon, SocialKind } from "~/lib/icon-set";
+import type { ToolGlyphData } from "~/lib/tool-icons";
 
 const skillIcons: Record<SkillIcon, LucideIcon> = {
   server: Server,
   database: Database,
   cloud: Cloud,
   "git-branch": GitBranch,
+  code: Code,
+  terminal: SquareTerminal,
+  cpu: Cpu,
+  network: Network,
+  shield: Shield,
+  layers: Layers,
+  workflow: Workflow,
+  chart: ChartColumn,
+  bot: Bot,
+  smartphone: Smartphone,
+  globe: Globe,
+  gauge: Gauge,
+  wrench: Wrench,
+  users: Users,
 };
 
 export function SkillGlyph({ icon, className }: { icon: SkillIcon; className?: string }) {
-  const Icon = skillIcons[icon];
+  const Icon = skillIcons[icon] ?? Code;
   return <Icon aria-hidden="true" className={className} />;
 }
 
-/** A 24×24 brand mark from simple-icons (or drawn here for the two it no longer carries). */
+/** A 24×24 brand mark from simple-icons. */
 function BrandSvg({ path, className }: { path: string; className?: string }) {
   return (
     <svg
@@ -51,16 +86,10 @@ function Lettermark({ text, className }: { text: string; className?: string }) {
   );
 }
 
-const toolPaths: Record<Exclude<ToolIcon, "aws">, string> = {
-  nodejs: siNodedotjs.path,
-  ruby: siRuby.path,
-  python: siPython.path,
-  docker: siDocker.path,
-};
-
-export function ToolGlyph({ icon, className }: { icon: ToolIcon; className?: string }) {
-  if (icon === "aws") return <Lettermark text="aws" className={className} />;
-  return <BrandSvg path={toolPaths[icon]} className={className} />;
+/** A tool's mark, as the server resolved it (app/lib/tool-icons.ts). */
+export function ToolGlyph({ glyph, className }: { glyph: ToolGlyphData; className?: string }) {
+  if ("letters" in glyph) return <Lettermark text={glyph.letters} className={className} />;
+  return <BrandSvg path={glyph.path} className={className} />;
 }
 
 export function SocialGlyph({ kind, className }: { kind: SocialKind; className?: string }) {
@@ -73,5 +102,7 @@ export function SocialGlyph({ kind, className }: { kind: SocialKind; className?:
       return <BrandSvg path={siGithub.path} className={className} />;
     case "professional-network":
       return <Lettermark text="in" className={className} />;
+    default:
+      return <Globe aria-hidden="true" className={className} />;
   }
 }

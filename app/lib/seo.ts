@@ -1,8 +1,10 @@
 import type { MetaDescriptor } from "react-router";
 
-import { site } from "~/site.config";
+import type { SiteIdentity } from "./site";
 
 export type PageMeta = {
+  /** What every page shows of the owner, from the root loader (`siteOf(matches)`). */
+  site: SiteIdentity;
   /** The site's absolute base (SITE_URL), from the root loader. */
   siteUrl: string;
   /** Path and query of this page's canonical URL, e.g. `/blog?page=2`. */
@@ -32,11 +34,11 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
   if (meta.share) {
     tags.push(
       { property: "og:type", content: meta.share.type },
-      { property: "og:site_name", content: site.name },
+      { property: "og:site_name", content: meta.site.name },
       { property: "og:title", content: meta.title },
       { property: "og:description", content: meta.description },
       { property: "og:url", content: url },
-      { property: "og:image", content: absoluteUrl(meta.siteUrl, site.photoUrl) },
+      { property: "og:image", content: absoluteUrl(meta.siteUrl, meta.site.shareImage) },
       { property: "og:locale", content: "en_US" },
       { name: "twitter:card", content: "summary" },
       { name: "twitter:title", content: meta.title },

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 
-import { site } from "~/site.config";
+import { siteConfig } from "~/site.config";
 
-import { DEFAULT_CV_URL, DEFAULT_PHOTO_URL, resolveSite, type SiteConfig } from "./site";
+import type { StoredFiles } from "./site";
+import {
+  DEFAULT_CV_URL,
+  DEFAULT_PHOTO_URL,
+  PHOTO_SIZE,
+  siteCvUrl,
+  siteIdentity,
+  sitePhoto,
+  type SiteConfig,
+} from "./site";
 
 const minimal: SiteConfig = {
   name: "Jo Doe",
@@ -15,44 +24,79 @@ const minimal: SiteConfig = {
   tools: [],
 };
 
-describe("the site configuration", () => {
+const none: StoredFiles = { photo: null, cv: null };
+const hashA = "a".repeat(64);
+const hashB = "b".repeat(64);
+const hashC = "c".repeat(64);
+const uploaded: StoredFiles = {
+  photo: {
+    files: [
+      { hash: hashA, type: "image/webp", width: 160, height: 160 },
+      { hash: hashB, type: "image/webp", width: 320, height: 320 },
+      { hash: hashC, type: "image/jpeg", width: 320, height: 320 },
+    ],
+  },
+  cv: { hash: "d".repeat(64), size: 1234 },
+};
+
+describe("what the pages show of the owner", () => {
   it("defaults the photo and CV to files shipped in public/, with alt text from the name", () => {
-    const resolved = resolveSite(minimal);
-    expect(resolved.photoUrl).toBe(DEFAULT_PHOTO_URL);
-    expect(resolved.cvUrl).toBe(DEFAULT_CV_URL);
-    expect(resolved.photoAlt).toBe("Portrait of Jo Doe");
-    expect(resolved.description).toBe("Jo Doe, Backend Developer in Dublin, Ireland.");
+    expect(sitePhoto(minimal, none, minimal)).toEqual({
+      src: DEFAULT_PHOTO_URL,
+      alt: "Portrait of Jo Doe",
+    });
+    expect(siteCvUrl(none, minimal)).toBe(DEFAULT_CV_URL);
+    const identity = siteIdentity(minimal, none, minimal);
+    expect(identity.description).toBe("Jo Doe, Backend Developer in Dublin, Ireland.");
+    expect(identity.shareImage).toBe(DEFAULT_PHOTO_URL);
   });
 
-  it("lets a URL (a CDN) override the photo and the CV", () => {
-    const resolved = resolveSite({
-      ...minimal,
+  it("serves an uploaded photo in every width it was resized to, and its JPEG to share cards", () => {
+    const photo = sitePhoto(minimal, uploaded, minimal);
+    expect(photo.src).toBe(`/media/${hashA}.webp`);
+    expect(photo.srcSet).toBe(`/media/${hashA}.webp 160w, /media/${hashB}.webp 320w`);
+    expect(photo.sizes).toBe(`${PHOTO_SIZE}px`);
+    expect(siteIdentity(minimal, uploaded, minimal).shareImage).toBe(`/media/${hashC}.jpg`);
+    expect(siteCvUrl(uploaded, minimal)).toBe(`/media/${"d".repeat(64)}.pdf`);
+  });
+
+  it("lets a configured URL (a CDN) win over an upload", () => {
+    const config = {
       photoUrl: "https://cdn.example.com/me.webp",
       cvUrl: "https://cdn.example.com/cv.pdf",
+    };
+    expect(sitePhoto(minimal, uploaded, config)).toEqual({
+      src: "https://cdn.example.com/me.webp",
+      alt: "Portrait of Jo Doe",
     });
-    expect(resolved.photoUrl).toBe("https://cdn.example.com/me.webp");
-    expect(resolved.cvUrl).toBe("https://cdn.example.com/cv.pdf");
+    expect(siteIdentity(minimal, uploaded, config).shareImage).toBe(config.photoUrl);
+    expect(siteCvUrl(uploaded, config)).toBe("https://cdn.example.com/cv.pdf");
   });
 
-  it("holds the original's profile, four skills, five tools and four social links", () => {
-    expect(site.title).toBe("Backend Developer");
-    expect(site.location).toBe("Dublin, Ireland");
-    expect(site.skills.map((s) => s.name)).toEqual([
+  it("seeds the original's profile, four skills, five tools and four social links", () => {
+    expect(siteConfig.title).toBe("Backend Developer");
+    expect(siteConfig.location).toBe("Dublin, Ireland");
+    expect(siteConfig.skills.map((s) => s.name)).toEqual([
       "Backend Development",
       "Database Management",
       "Cloud Services",
       "Version Control",
     ]);
-    expect(site.tools.map((t) => t.name)).toEqual(["Node.js", "Ruby", "Python", "Docker", "AWS"]);
-    expect(site.socials.map((s) => s.kind).sort()).toEqual([
+    expect(siteConfig.tools.map((t) => t.name)).toEqual([
+      "Node.js",
+      "Ruby",
+      "Python",
+      "Docker",
+      "AWS",
+    ]);
+    expect(siteConfig.socials.map((s) => s.kind).sort()).toEqual([
       "code-hosting",
       "microblogging",
       "photo-sharing",
       "professional-network",
     ]);
-    expect(site.about.join(" ")).toMatch(
+    expect(siteConfig.about.join(" ")).toMatch(
       /five years[\s\S]*REST APIs[\s\S]*Node\.js, Ruby on Rails, PostgreSQL and Redis/,
     );
-    expect(site.about.join(" ")).toMatch(/CI\/CD, Docker and AWS[\s\S]*data analytics and AI/);
   });
 });

@@ -1,42 +1,29 @@
 /**
- * The shape of the site configuration (`app/site.config.ts`) and the one place its
- * defaults are filled in. Components read `site` from here, never the raw config.
+ * What the pages show of the owner, resolved in one place from the stored profile
+ * (app/models/profile.server.ts), its uploaded files, and the site configuration's overrides
+ * (`app/site.config.ts`: a configured photo or CV URL, a CDN, wins over an upload).
  */
 
-export type SkillIcon = "server" | "database" | "cloud" | "git-branch";
-export type ToolIcon = "nodejs" | "ruby" | "python" | "docker" | "aws";
-export type SocialKind =
-  "microblogging" | "photo-sharing" | "code-hosting" | "professional-network";
+import type { SocialKind } from "./icon-set";
+import type { ProfileContent, StoredCv, StoredPhoto } from "./profile";
+import type { ToolGlyphData } from "./tool-icons";
+import { mediaUrl } from "./uploads";
 
-export type SocialLink = {
-  kind: SocialKind;
-  /** Shown to screen readers and as the visible label. */
-  label: string;
-  url: string;
-};
+export type { SkillIcon, SocialKind, ToolIcon } from "./icon-set";
+export type { ProfileContent, SocialLink } from "./profile";
 
-export type SiteConfig = {
-  /** The owner's full name: the header link and the profile heading. */
-  name: string;
-  title: string;
-  location: string;
-  /** The About me summary, one string per paragraph. */
-  about: string[];
-  /** Profile photo. Default: the placeholder shipped in public/. A URL (e.g. a CDN) overrides it. */
+/**
+ * The site configuration: what a new database's profile starts as, and the two URLs that, when
+ * set, always win over an uploaded file.
+ */
+export type SiteConfig = ProfileContent & {
+  /** Profile photo served from elsewhere (a CDN); unset: the uploaded photo, or the placeholder. */
   photoUrl?: string;
-  /** Alternative text for the photo. Default: "Portrait of {name}". */
-  photoAlt?: string;
-  /** Curriculum vitae (PDF). Default: the file shipped in public/. A URL overrides it. */
+  /** Curriculum vitae (PDF) served from elsewhere; unset: the uploaded CV, or the shipped file. */
   cvUrl?: string;
-  email: string;
-  socials: SocialLink[];
-  skills: { name: string; icon: SkillIcon }[];
-  tools: { name: string; icon: ToolIcon }[];
-  /** Short text for search engines and share cards. Default: "{name}, {title} in {location}." */
-  description?: string;
 };
 
-/** The photo's intrinsic size, so the browser reserves its box before it loads. */
+/** The photo's box on the home page, in CSS pixels, so the browser reserves it before it loads. */
 export const PHOTO_SIZE = 160;
 
 export const DEFAULT_PHOTO_URL = "/images/profile.svg";
@@ -48,14 +35,73 @@ export const DEFAULT_CV_URL = "/cv.pdf";
  */
 export const NEW_TAB_SOCIALS: readonly SocialKind[] = ["microblogging", "photo-sharing"];
 
-export function resolveSite(config: SiteConfig) {
+/** What every page shows of the owner (header, footer, titles, share cards): the root loader's. */
+export type SiteIdentity = {
+  name: string;
+  title: string;
+  location: string;
+  email: string;
+  /** For search engines and share cards: "{name}, {title} in {location}." */
+  description: string;
+  /** An image for share cards and JSON-LD (JPEG when uploaded), a path or an absolute URL. */
+  shareImage: string;
+};
+
+/** The photo as the home page draws it. */
+export type SitePhoto = {
+  src: string;
+  srcSet?: string;
+  sizes?: string;
+  alt: string;
+};
+
+export type StoredFiles = { photo: StoredPhoto | null; cv: StoredCv | null };
+
+export function siteIdentity(
+  content: ProfileContent,
+  files: StoredFiles,
+  config: Pick<SiteConfig, "photoUrl">,
+): SiteIdentity {
+  const jpeg = files.photo?.files.find((f) => f.type === "image/jpeg");
   return {
-    ...config,
-    photoUrl: config.photoUrl ?? DEFAULT_PHOTO_URL,
-    photoAlt: config.photoAlt ?? `Portrait of ${config.name}`,
-    cvUrl: config.cvUrl ?? DEFAULT_CV_URL,
-    description: config.description ?? `${config.name}, ${config.title} in ${config.location}.`,
+    name: content.name,
+    title: content.title,
+    location: content.location,
+    email: content.email,
+    description: `${content.name}, ${content.title} in ${content.location}.`,
+    shareImage: config.photoUrl ?? (jpeg ? mediaUrl(jpeg.hash, jpeg.type) : DEFAULT_PHOTO_URL),
   };
 }
 
-export type Site = ReturnType<typeof resolveSite>;
+export function sitePhoto(
+  content: Pick<ProfileContent, "name">,
+  files: StoredFiles,
+  config: Pick<SiteConfig, "photoUrl">,
+): SitePhoto {
+  const alt = `Portrait of ${content.name}`;
+  if (config.photoUrl) return { src: config.photoUrl, alt };
+  const webp = files.photo?.files.filter((f) => f.type === "image/webp") ?? [];
+  const smallest = webp[0];
+  if (!smallest) return { src: DEFAULT_PHOTO_URL, alt };
+  return {
+    src: mediaUrl(smallest.hash, smallest.type),
+    srcSet: webp.map((f) => `${mediaUrl(f.hash, f.type)} ${f.width}w`).join(", "),
+    sizes: `${PHOTO_SIZE}px`,
+    alt,
+  };
+}
+
+export function siteCvUrl(files: StoredFiles, config: Pick<SiteConfig, "cvUrl">): string {
+  if (config.cvUrl) return config.cvUrl;
+  return files.cv ? mediaUrl(files.cv.hash, "application/pdf") : DEFAULT_CV_URL;
+}
+
+/** Everything the home page shows of the owner (its loader's `profile`). */
+export type HomeProfile = Pick<
+  ProfileContent,
+  "name" | "title" | "location" | "email" | "about" | "socials" | "skills"
+> & {
+  tools: { name: string; glyph: ToolGlyphData }[];
+  photo: SitePhoto;
+  cvUrl: string;
+};

@@ -1,25 +1,78 @@
-import { asc } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 
 import type { Database } from "../../database/db.server";
-import { jobExperiences, studies } from "../../database/schema";
+import { jobExperiences, profile, studies } from "../../database/schema";
+import type {
+  EducationInput,
+  ExperienceInput,
+  ProfileContent,
+  StoredCv,
+  StoredPhoto,
+} from "~/lib/profile";
 
-export type Experience = {
-  id: number;
-  title: string;
-  company: string;
-  from: string;
-  to: string | null;
-  currentJob: boolean;
+export type Experience = ExperienceInput & { id: number };
+export type Education = EducationInput & { id: number };
+
+/** The stored profile: what the owner wrote, and the uploaded files. */
+export type StoredProfile = ProfileContent & {
+  photo: StoredPhoto | null;
+  cv: StoredCv | null;
+  updatedAt: Date;
 };
 
-export type Education = {
-  id: number;
-  degree: string;
-  institution: string;
-  from: string;
-  to: string | null;
-  currentlyStudying: boolean;
-};
+/**
+ * Writes `seed` as the profile when there is none yet (a new database, or one from before the
+ * profile was stored): the site configuration is only ever what a database starts with.
+ */
+export async function ensureProfile(db: Database, seed: ProfileContent): Promise<boolean> {
+  const inserted = await db
+    .insert(profile)
+    .values(pickContent(seed))
+    .onConflictDoNothing()
+    .returning({ id: profile.id });
+  return inserted.length > 0;
+}
+
+/** The profile, or null before ensureProfile has run. */
+export async function getProfile(db: Database): Promise<StoredProfile | null> {
+  const [row] = await db.select().from(profile).limit(1);
+  if (!row) return null;
+  return {
+    ...pickContent(row),
+    photo: row.photo ?? null,
+    cv: row.cv ?? null,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function pickContent(source: ProfileContent): ProfileContent {
+  return {
+    name: source.name,
+    title: source.title,
+    location: source.location,
+    email: source.email,
+    about: source.about,
+    socials: source.socials,
+    skills: source.skills,
+    tools: source.tools,
+  };
+}
+
+/** Replaces what the owner wrote (checked by profileSchema first); the files stay. */
+export async function saveProfile(db: Database, content: ProfileContent) {
+  await db
+    .update(profile)
+    .set({ ...pickContent(content), updatedAt: new Date() })
+    .where(eq(profile.id, true));
+}
+
+export async function setPhoto(db: Database, photo: StoredPhoto | null) {
+  await db.update(profile).set({ photo, updatedAt: new Date() }).where(eq(profile.id, true));
+}
+
+export async function setCv(db: Database, cv: StoredCv | null) {
+  await db.update(profile).set({ cv, updatedAt: new Date() }).where(eq(profile.id, true));
+}
 
 /** Job experience in the owner's order (sort key, then insertion). */
 export function listExperiences(db: Database): Promise<Experience[]> {
@@ -49,4 +102,109 @@ export function listStudies(db: Database): Promise<Education[]> {
     })
     .from(studies)
     .orderBy(asc(studies.sortKey), asc(studies.id));
+}
+
+/** The two timelines share their ordering: a sort key, ties broken by id. */
+type Ordered = typeof jobExperiences | typeof studies;
+
+/** The next sort key: new entries go last. */
+async function nextSortKey(db: Database, table: Ordered): Promise<number> {
+  const [row] = await db.select({ max: sql<number | null>`max(${table.sortKey})` }).from(table);
+  return (row?.max ?? -1) + 1;
+}
+
+export async function addExperience(db: Database, input: ExperienceInput): Promise<number> {
+  const sortKey = await nextSortKey(db, jobExperiences);
+  const [row] = await db
+    .insert(jobExperiences)
+    .values({ ...input, sortKey })
+    .returning({ id: jobExperiences.id });
+  return row!.id;
+}
+
+export async function addEducation(db: Database, input: EducationInput): Promise<number> {
+  const sortKey = await nextSortKey(db, studies);
+  const [row] = await db
+    .insert(studies)
+    .values({ ...input, sortKey })
+    .returning({ id: studies.id });
+  return row!.id;
+}
+
+/** False when the entry is gone (deleted in another tab, say). */
+export async function updateExperience(db: Database, id: number, input: ExperienceInput) {
+  const rows = await db
+    .update(jobExperiences)
+    .set(input)
+    .where(eq(jobExperiences.id, id))
+    .returning({ id: jobExperiences.id });
+  return rows.length > 0;
+}
+
+export async function updateEducation(db: Database, id: number, input: EducationInput) {
+  const rows = await db
+    .update(studies)
+    .set(input)
+    .where(eq(studies.id, id))
+    .returning({ id: studies.id });
+  return rows.length > 0;
+}
+
+export async function deleteEntry(db: Database, table: Ordered, id: number): Promise<boolean> {
+  const rows = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+  return rows.length > 0;
+}
+
+/**
+ * Moves an entry one place up or down the owner's order. The whole list is renumbered in one
+ * transaction, so entries with equal keys (from SQL, or an old database) move predictably.
+ * False when the entry is gone or already at that end.
+ */
+export async function moveEntry(
+  db: Database,
+  table: Ordered,
+  id: number,
+  direction: "up" | "down",
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Two moves at once must not interleave their renumbering.
+    await tx.execute(sql`lock table ${table} in share row exclusive mode`);
+    const ids = (
+      await tx.select({ id: table.id }).from(table).orderBy(asc(table.sortKey), asc(table.id))
+    ).map((row) => row.id);
+    const at = ids.indexOf(id);
+    const to = direction === "up" ? at - 1 : at + 1;
+    if (at < 0 || to < 0 || to >= ids.length) return false;
+    [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+    for (const [sortKey, rowId] of ids.entries()) {
+      await tx.update(table).set({ sortKey }).where(eq(table.id, rowId));
+    }
+    return true;
+  });
+}
+
+/**
+ * A JSON Resume import: the profile's text, every experience and every education entry
+ * replaced at once (files stay), or nothing changed.
+ */
+export async function replaceResume(
+  db: Database,
+  resume: { profile: ProfileContent; experiences: ExperienceInput[]; education: EducationInput[] },
+) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(profile)
+      .set({ ...pickContent(resume.profile), updatedAt: new Date() })
+      .where(eq(profile.id, true));
+    await tx.delete(jobExperiences);
+    await tx.delete(studies);
+    if (resume.experiences.length > 0) {
+      await tx
+        .insert(jobExperiences)
+        .values(resume.experiences.map((e, sortKey) => ({ ...e, sortKey })));
+    }
+    if (resume.education.length > 0) {
+      await tx.insert(studies).values(resume.education.map((e, sortKey) => ({ ...e, sortKey })));
+    }
+  });
 }

@@ -4,9 +4,9 @@ import { appContext } from "~/context";
 import { pickContact } from "~/lib/contact";
 import { mailDeliveryConfigured } from "~/lib/mail.server";
 import { pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { requireOwnerPage } from "~/lib/session.server";
 import { listMessages, type MessageStatus } from "~/models/contact.server";
-import { site } from "~/site.config";
 
 import type { Route } from "./+types/admin.messages";
 
@@ -32,7 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
+  const site = siteOf(matches);
   return pageMeta({
+    site,
     siteUrl: matches[0].loaderData.siteUrl,
     path: "/admin/messages",
     title: `Messages · ${site.name}`,

@@ -6,10 +6,10 @@ import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/lib/post-rules";
 import { pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { requireOwnerPage } from "~/lib/session.server";
 import { getPost } from "~/models/posts.server";
-import { site } from "~/site.config";
 
 import type { Route } from "./+types/blog.edit";
 
@@ -33,7 +33,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export function meta({ matches, params, loaderData }: Route.MetaArgs) {
+  const site = siteOf(matches);
   return pageMeta({
+    site,
     siteUrl: matches[0].loaderData.siteUrl,
     path: `/blog/${params.id}/edit`,
     title: `${loaderData?.post ? `Edit: ${loaderData.post.title}` : "Edit post"} · ${site.name}`,

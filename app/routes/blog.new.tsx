@@ -1,7 +1,7 @@
 import { PostEditor } from "~/components/editor/post-editor";
 import { pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { requireOwnerPage } from "~/lib/session.server";
-import { site } from "~/site.config";
 
 import type { Route } from "./+types/blog.new";
 
@@ -11,7 +11,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
+  const site = siteOf(matches);
   return pageMeta({
+    site,
     siteUrl: matches[0].loaderData.siteUrl,
     path: "/blog/new",
     title: `New post · ${site.name}`,

@@ -8,8 +8,8 @@ import { formatLongDate } from "~/lib/format";
 import { parseSerialId } from "~/lib/ids";
 import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { excerpt, pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { getPost } from "~/models/posts.server";
-import { site } from "~/site.config";
 
 import type { Route } from "./+types/blog.post";
 
@@ -35,10 +35,12 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches, params }: Route.MetaArgs) {
+  const site = siteOf(matches);
   const siteUrl = matches[0].loaderData.siteUrl;
   const post = loaderData?.post;
   if (!post) {
     return pageMeta({
+      site,
       siteUrl,
       path: `/blog/${params.id ?? ""}`,
       title: `Post not found · ${site.name}`,
@@ -50,6 +52,7 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
   const published = new Date(post.createdAt).toISOString();
   const modified = new Date(post.updatedAt).toISOString();
   return pageMeta({
+    site,
     siteUrl,
     path,
     title: `${post.title} · ${site.name}`,

@@ -11,8 +11,8 @@ import { blogHref, readBlogQuery } from "~/lib/pagination";
 import { usePendingText } from "~/lib/pending";
 import { scrollToTop } from "~/lib/scroll";
 import { pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { listPostsPage, type PostPage } from "~/models/posts.server";
-import { site } from "~/site.config";
 
 import type { Route } from "./+types/blog";
 
@@ -37,12 +37,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const site = siteOf(matches);
   const page = loaderData?.page ?? 1;
   const search = loaderData?.search ?? "";
   const title = [search ? `Search: ${search}` : "Blog", page > 1 ? `Page ${page}` : null, site.name]
     .filter(Boolean)
     .join(" · ");
   return pageMeta({
+    site,
     siteUrl: matches[0].loaderData.siteUrl,
     path: blogHref({ page, search }),
     title,

@@ -9,14 +9,32 @@ import { Tools } from "~/components/home/tools";
 import { handleContact } from "~/lib/contact-submit.server";
 import { emptyOnError } from "~/lib/safe";
 import { absoluteUrl, pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { isClientNavigation } from "~/lib/streaming";
+import { formatPartialDate } from "~/lib/profile";
+import { siteCvUrl, sitePhoto, type HomeProfile } from "~/lib/site";
+import { readProfile } from "~/lib/site.server";
+import { toolGlyph } from "~/lib/tool-icons";
 import { listExperiences, listStudies } from "~/models/profile.server";
-import { site } from "~/site.config";
+import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/home";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { db, degraded } = context.get(appContext);
+  const stored = await readProfile(db, degraded);
+  const profile: HomeProfile = {
+    name: stored.name,
+    title: stored.title,
+    location: stored.location,
+    email: stored.email,
+    about: stored.about,
+    socials: stored.socials,
+    skills: stored.skills,
+    tools: stored.tools.map((tool) => ({ name: tool.name, glyph: toolGlyph(tool) })),
+    photo: sitePhoto(stored, stored, siteConfig),
+    cvUrl: siteCvUrl(stored, siteConfig),
+  };
   // A client-side navigation shows the page at once, with "Loading experiences..." in these two
   // sections until their rows stream in; a document arrives with both already filled in.
   const experiences = emptyOnError(
@@ -27,8 +45,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     rows.map((e) => ({
       id: e.id,
       heading: `${e.title} at ${e.company}`,
-      from: e.from,
-      to: e.to,
+      from: formatPartialDate(e.from),
+      to: e.to === null ? null : formatPartialDate(e.to),
       current: e.currentJob,
     })),
   );
@@ -37,13 +55,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       rows.map((s) => ({
         id: s.id,
         heading: `${s.degree} at ${s.institution}`,
-        from: s.from,
-        to: s.to,
+        from: formatPartialDate(s.from),
+        to: s.to === null ? null : formatPartialDate(s.to),
         current: s.currentlyStudying,
       })),
   );
-  if (isClientNavigation(request)) return { experiences, education };
-  return { experiences: await experiences, education: await education };
+  if (isClientNavigation(request)) return { profile, experiences, education };
+  return { profile, experiences: await experiences, education: await education };
 }
 
 /** The contact form without JavaScript: a plain POST, answered with the page and the toast. */
@@ -57,9 +75,11 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
 
-export function meta({ matches }: Route.MetaArgs) {
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const site = siteOf(matches);
   const siteUrl = matches[0].loaderData.siteUrl;
   return pageMeta({
+    site,
     siteUrl,
     path: "/",
     title: `${site.name} · ${site.title}`,
@@ -72,18 +92,24 @@ export function meta({ matches }: Route.MetaArgs) {
       jobTitle: site.title,
       url: `${siteUrl}/`,
       email: `mailto:${site.email}`,
-      image: absoluteUrl(siteUrl, site.photoUrl),
+      image: absoluteUrl(siteUrl, site.shareImage),
       address: { "@type": "PostalAddress", addressLocality: site.location },
-      sameAs: site.socials.map((s) => s.url),
+      sameAs: loaderData?.profile.socials.map((s) => s.url) ?? [],
     },
+  }).concat({
+    tagName: "link",
+    rel: "alternate",
+    type: "application/json",
+    title: "JSON Resume",
+    href: "/resume.json",
   });
 }
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
-      <Profile />
-      <Skills />
+      <Profile profile={loaderData.profile} />
+      <Skills skills={loaderData.profile.skills} />
       <Timeline
         id="experience"
         title="Experience"
@@ -96,9 +122,13 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
         loadingText="Loading education..."
         entries={loaderData.education}
       />
-      <Tools />
-      <Contact key={actionData ? JSON.stringify(actionData) : "form"} initial={actionData} />
-      <SocialLinks />
+      <Tools tools={loaderData.profile.tools} />
+      <Contact
+        key={actionData ? JSON.stringify(actionData) : "form"}
+        initial={actionData}
+        site={loaderData.profile}
+      />
+      <SocialLinks socials={loaderData.profile.socials} />
     </>
   );
 }

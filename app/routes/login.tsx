@@ -3,9 +3,9 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { appContext } from "~/context";
 import { logEvent } from "~/lib/log.server";
 import { pageMeta } from "~/lib/seo";
+import { siteOf } from "~/lib/use-site";
 import { isOwner, safeRedirect, sessionCookie } from "~/lib/session.server";
 import { SIGN_IN_RETRY_AFTER, SIGN_IN_THROTTLED, signIn } from "~/models/auth.server";
-import { site } from "~/site.config";
 
 import type { Route } from "./+types/login";
 
@@ -54,7 +54,9 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
+  const site = siteOf(matches);
   return pageMeta({
+    site,
     siteUrl: matches[0].loaderData.siteUrl,
     path: "/login",
     title: `Sign in · ${site.name}`,

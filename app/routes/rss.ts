@@ -2,7 +2,7 @@ import { appContext } from "~/context";
 import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { escapeXml } from "~/lib/xml";
 import { listRecentPosts } from "~/models/posts.server";
-import { site } from "~/site.config";
+import { readSiteIdentity } from "~/lib/site.server";
 
 import type { Route } from "./+types/rss";
 
@@ -12,9 +12,10 @@ export const FEED_SIZE = 20;
 /** RSS 2.0 with the newest posts and their full, sanitized content (escaped, not CDATA). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, env } = context.get(appContext);
-  const [posts, sanitizePostHtml] = await Promise.all([
+  const [posts, sanitizePostHtml, site] = await Promise.all([
     listRecentPosts(db, FEED_SIZE),
     loadPostSanitizer(),
+    readSiteIdentity(db),
   ]);
   const base = env.siteUrl;
   const items = posts.map((post) => {

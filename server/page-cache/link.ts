@@ -8,9 +8,12 @@ export const PAGE_CACHE_CHANNEL = "page_cache";
 /** The longest an owner's write waits for its own change notification to come back. */
 const BARRIER_TIMEOUT_MS = 1000;
 
-/** The tags a NOTIFY payload from migration 0004 drops; "all" when it is not understood. */
+/** Notices that name one tag each (migration 0005): parts of the owner's résumé. */
+const RESUME_CHANGES = new Set(["site", "profile", "experience", "education"]);
+
+/** The tags a NOTIFY payload from migrations 0004-0005 drops; "all" when it is not understood. */
 export function tagsOfChange(payload: string): string[] | "all" {
-  if (payload === "profile") return ["profile"];
+  if (RESUME_CHANGES.has(payload)) return [payload];
   if (payload === "posts") return ["posts", "post-pages"];
   const ids = /^posts:(\d+(?:,\d+)*)$/.exec(payload);
   if (ids?.[1]) return ["posts", ...ids[1].split(",").map((id) => `post:${Number(id)}`)];

@@ -123,15 +123,16 @@ describe("cache tags from the route policy", () => {
     return route.policy.cache === "public" ? (route.policy.tags?.(route.params) ?? []) : null;
   };
   it.each([
-    ["/", ["profile"]],
-    ["/_root.data", ["profile"]],
-    ["/blog", ["posts"]],
-    ["/blog.data", ["posts"]],
-    ["/rss.xml", ["posts"]],
+    ["/", ["site", "profile", "experience", "education"]],
+    ["/_root.data", ["site", "profile", "experience", "education"]],
+    ["/resume.json", ["site", "profile", "experience", "education"]],
+    ["/blog", ["posts", "site"]],
+    ["/blog.data", ["posts", "site"]],
+    ["/rss.xml", ["posts", "site"]],
     ["/sitemap.xml", ["posts"]],
     ["/robots.txt", []],
-    ["/blog/42", ["post:42", "post-pages"]],
-    ["/blog/7.data", ["post:7", "post-pages"]],
+    ["/blog/42", ["post:42", "post-pages", "site"]],
+    ["/blog/7.data", ["post:7", "post-pages", "site"]],
   ])("tags %s with %j", (path, tags) => {
     expect(tagsOf(path)).toEqual(tags);
   });
@@ -143,6 +144,8 @@ describe("cache tags from the route policy", () => {
     "/blog/1/edit",
     "/blog/1/edit.data",
     "/admin/messages",
+    "/admin/profile",
+    "/media/0123abcd.webp",
     "/api/posts",
     "/no/such/page",
   ])("does not cache %s", (path) => {
@@ -151,8 +154,11 @@ describe("cache tags from the route policy", () => {
 });
 
 describe("tagsOfChange", () => {
-  it("reads the payloads of migration 0004", () => {
+  it("reads the payloads of migrations 0004 and 0005", () => {
+    expect(tagsOfChange("site")).toEqual(["site"]);
     expect(tagsOfChange("profile")).toEqual(["profile"]);
+    expect(tagsOfChange("experience")).toEqual(["experience"]);
+    expect(tagsOfChange("education")).toEqual(["education"]);
     expect(tagsOfChange("posts")).toEqual(["posts", "post-pages"]);
     expect(tagsOfChange("posts:3,14")).toEqual(["posts", "post:3", "post:14"]);
     expect(tagsOfChange("something new")).toBe("all");
@@ -211,12 +217,17 @@ describe("the page cache", () => {
     for (const path of ["/", "/blog", "/blog/1", "/blog/2"]) await app.request(path);
     // /blog and /blog/2 again; / and /blog/1 from memory.
     expect(renders()).toBe(6);
-    cache.invalidate(tagsOfChange("profile"));
-    await app.request("/");
+    cache.invalidate(tagsOfChange("experience"));
+    for (const path of ["/", "/blog", "/blog/1"]) await app.request(path);
+    // Only the home page shows experience.
     expect(renders()).toBe(7);
     cache.invalidate(tagsOfChange("posts"));
     await app.request("/blog/1");
     expect(renders()).toBe(8);
+    // The owner's name is on every page.
+    cache.invalidate(tagsOfChange("site"));
+    for (const path of ["/", "/blog", "/blog/1", "/blog/2"]) await app.request(path);
+    expect(renders()).toBe(12);
   });
 
   it("does not keep a render that a change overtook", async () => {

@@ -158,7 +158,7 @@ for (const driver of drivers) {
       const worker = startDeliveryWorker(
         database.db,
         mailTransportFrom(env),
-        "owner@example.com",
+        { fixed: "owner@example.com" },
         "site@example.com",
       );
       try {
@@ -222,7 +222,7 @@ for (const driver of drivers) {
       const worker = startDeliveryWorker(
         database.db,
         slow,
-        "owner@example.com",
+        { fixed: "owner@example.com" },
         "site@example.com",
       );
       await submitContact(database.db, message());
@@ -258,7 +258,7 @@ for (const driver of drivers) {
       const worker = startDeliveryWorker(
         database.db,
         mailTransportFrom(env),
-        "owner@example.com",
+        { fixed: "owner@example.com" },
         "site@example.com",
       );
       try {

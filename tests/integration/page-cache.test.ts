@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { SEED_PROFILE } from "../../app/lib/site.server";
 import { createPost, deletePost, updatePost } from "../../app/models/posts.server";
+import { ensureProfile, getProfile, saveProfile } from "../../app/models/profile.server";
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
 import { linkPageCache } from "../../server/page-cache/link";
 import { PageCache } from "../../server/page-cache/store";
@@ -99,6 +101,26 @@ for (const driver of drivers) {
       await database.db.execute(sql`delete from studies`);
       await link.barrier();
       expect(cached(cache, ["/", "/blog"])).toEqual(["/blog"]);
+    });
+
+    it("a profile edit drops the pages that show it: the name every page, the About the home page", async () => {
+      await ensureProfile(database.db, SEED_PROFILE);
+      await link.barrier();
+      await warm(cache, ["/", "/blog", "/resume.json", "/sitemap.xml"]);
+      const stored = (await getProfile(database.db))!;
+      await saveProfile(database.db, { ...stored, about: ["Only the home page shows this."] });
+      await link.barrier();
+      expect(cached(cache, ["/", "/blog", "/resume.json", "/sitemap.xml"])).toEqual([
+        "/blog",
+        "/sitemap.xml",
+      ]);
+      await warm(cache, ["/", "/resume.json"]);
+      await saveProfile(database.db, { ...stored, name: "A New Name" });
+      await link.barrier();
+      // The sitemap names no one.
+      expect(cached(cache, ["/", "/blog", "/resume.json", "/sitemap.xml"])).toEqual([
+        "/sitemap.xml",
+      ]);
     });
 
     it("a write the database refused drops nothing", async () => {

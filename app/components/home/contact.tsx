@@ -13,8 +13,7 @@ import {
   type ContactInput,
   type ContactOutcome,
 } from "~/lib/contact";
-import { NEW_TAB_SOCIALS } from "~/lib/site";
-import { site } from "~/site.config";
+import { NEW_TAB_SOCIALS, type HomeProfile } from "~/lib/site";
 
 import { NewTabLink } from "../external-link";
 import { SocialGlyph } from "../icons";
@@ -33,8 +32,10 @@ const label = "block text-sm font-medium text-slate-800 dark:text-slate-200";
  */
 export function Contact({
   initial,
+  site,
 }: {
   initial?: { outcome: ContactOutcome; fields: ContactInput };
+  site: Pick<HomeProfile, "email" | "socials">;
 }) {
   const [fields, setFields] = useState<ContactInput>(
     initial && !initial.outcome.ok ? initial.fields : EMPTY_CONTACT,
@@ -152,8 +153,8 @@ export function Contact({
                 {site.email}
               </a>
             </li>
-            {directLinks.map((link) => (
-              <li key={link.kind}>
+            {directLinks.map((link, i) => (
+              <li key={`${link.kind}-${i}`}>
                 <a
                   href={link.url}
                   className="inline-flex items-center gap-2 text-sky-800 hover:underline dark:text-sky-300"
@@ -180,13 +181,13 @@ export function Contact({
 }
 
 /** The microblogging and photo-sharing profiles, each in a new tab. */
-export function SocialLinks() {
-  const newTab = site.socials.filter((s) => NEW_TAB_SOCIALS.includes(s.kind));
+export function SocialLinks({ socials }: Pick<HomeProfile, "socials">) {
+  const newTab = socials.filter((s) => NEW_TAB_SOCIALS.includes(s.kind));
   return (
     <nav aria-label="Social links" className="py-8">
       <ul className="flex justify-center gap-4">
-        {newTab.map((link) => (
-          <li key={link.kind}>
+        {newTab.map((link, i) => (
+          <li key={`${link.kind}-${i}`}>
             <NewTabLink
               href={link.url}
               aria-label={`${link.label} (opens in a new tab)`}

@@ -1,18 +1,19 @@
 import { Download, MapPin } from "lucide-react";
 
-import { PHOTO_SIZE } from "~/lib/site";
-import { site } from "~/site.config";
+import { PHOTO_SIZE, type HomeProfile } from "~/lib/site";
 
 import { Section } from "../section";
 
 /** Profile card and About me, under id `summary`. The name is the page's one h1. */
-export function Profile() {
+export function Profile({ profile: site }: { profile: HomeProfile }) {
   return (
     <div className="grid gap-8 pt-8 md:grid-cols-[auto_1fr] md:items-start">
       <div className="flex flex-col items-center rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm dark:border-slate-800 dark:bg-slate-900">
         <img
-          src={site.photoUrl}
-          alt={site.photoAlt}
+          src={site.photo.src}
+          srcSet={site.photo.srcSet}
+          sizes={site.photo.sizes}
+          alt={site.photo.alt}
           width={PHOTO_SIZE}
           height={PHOTO_SIZE}
           fetchPriority="high"
@@ -33,11 +34,18 @@ export function Profile() {
           <Download aria-hidden="true" className="size-4" />
           Download CV
         </a>
+        <a
+          href="/resume.json"
+          type="application/json"
+          className="mt-2 text-sm text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
+        >
+          JSON Resume
+        </a>
       </div>
       <Section id="summary" title="About Me">
         <div className="space-y-4 text-lg leading-relaxed text-slate-700 dark:text-slate-300">
-          {site.about.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
+          {site.about.map((paragraph, i) => (
+            <p key={i}>{paragraph}</p>
           ))}
         </div>
       </Section>

@@ -1,18 +1,18 @@
-import { site } from "~/site.config";
+import type { HomeProfile } from "~/lib/site";
 
 import { SkillGlyph } from "../icons";
 import { Section } from "../section";
 
-export function Skills() {
+export function Skills({ skills }: Pick<HomeProfile, "skills">) {
   return (
     <Section id="skills" title="Skills">
       <ul
         data-testid="skills-grid"
         className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4"
       >
-        {site.skills.map((skill) => (
+        {skills.map((skill, i) => (
           <li
-            key={skill.name}
+            key={i}
             className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
           >
             <SkillGlyph icon={skill.icon} className="size-6 text-sky-700 dark:text-sky-300" />

@@ -1,0 +1,101 @@
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+
+import { E2E_OWNER_PASSWORD } from "../../playwright.config";
+import { startServer, waitForHealth } from "./processes";
+
+/**
+ * The profile lives in the database: two servers on one PostgreSQL show one owner's edit at
+ * once (each drops its cached home page on the database's notice), and a restart keeps it.
+ */
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+test.describe("the profile across server processes (PostgreSQL)", () => {
+  test.skip(!TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: these tests need PostgreSQL");
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+  let name = "";
+  let databaseUrl = "";
+  test.beforeAll(async () => {
+    name = `profile_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    await admin.end();
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  });
+  test.afterAll(async () => {
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  });
+
+  const serve = async (port: number) => {
+    const base = `http://127.0.0.1:${port}`;
+    const server = startServer({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      SITE_URL: base,
+      SEED_DEMO: "false",
+      OWNER_PASSWORD: E2E_OWNER_PASSWORD,
+    });
+    await waitForHealth(base, server.child);
+    return { base, server };
+  };
+
+  test("an edit on one instance shows on the other, and after a restart", async ({ browser }) => {
+    const one = await serve(3231);
+    const two = await serve(3232);
+    try {
+      // A new PostgreSQL database starts with the configured profile and empty timelines.
+      const home = async (base: string) => (await fetch(`${base}/`)).text();
+      expect(await home(two.base)).toContain("Alex Byrne");
+      expect(await home(two.base)).toContain("Alex Byrne"); // now cached on two
+
+      const page = await (await browser.newContext({ baseURL: one.base })).newPage();
+      await page.goto("/login?redirectTo=%2Fadmin%2Fprofile");
+      await page.getByLabel("Password").fill(E2E_OWNER_PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(/\/admin\/profile$/);
+      const add = page.getByRole("form", { name: "Add experience" });
+      await add.getByLabel("Title").fill("Principal Engineer");
+      await add.getByLabel("Company").fill("Spire Systems");
+      await add.getByLabel("From").fill("2024-01");
+      await add.getByLabel("Current job").check();
+      await add.getByRole("button", { name: "Add experience" }).click();
+      await expect(add.getByRole("status")).toHaveText("Added.");
+      const form = page.getByRole("form", { name: "Profile" });
+      await form.getByLabel("Name", { exact: true }).fill("Aoife Byrne");
+      await form.getByRole("button", { name: "Save" }).click();
+      await expect(form.getByRole("status")).toHaveText("Saved.");
+
+      await expect
+        .poll(async () => {
+          const html = await home(two.base);
+          return (
+            html.includes("Aoife Byrne") && html.includes("Principal Engineer at Spire Systems")
+          );
+        })
+        .toBe(true);
+
+      two.server.child.kill("SIGTERM");
+      await two.server.exited;
+      const again = await serve(3232);
+      try {
+        const html = await home(again.base);
+        expect(html).toContain("Aoife Byrne");
+        expect(html).toContain("Jan 2024 - Present");
+      } finally {
+        again.server.child.kill("SIGTERM");
+        await again.server.exited;
+      }
+    } finally {
+      one.server.child.kill("SIGTERM");
+      two.server.child.kill("SIGTERM");
+      await one.server.exited;
+    }
+  });
+});

@@ -1,0 +1,502 @@
+import { createHash } from "node:crypto";
+
+import sharp from "sharp";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import {
+  PHOTO_MAX_PIXELS,
+  UPLOAD_LIMITS,
+  UPLOAD_TEXT,
+  uploadTooLargeText,
+  uploadTypeText,
+  type UploadKind,
+} from "../../app/lib/uploads";
+import {
+  deleteMediaExcept,
+  processCv,
+  processPhoto,
+  readMedia,
+  storeMedia,
+  type ProcessedFile,
+} from "../../app/models/media.server";
+import type { Route } from "../../app/routes/+types/media";
+import { loader } from "../../app/routes/media";
+import { drivers, queryRows, routeContext, skipReason, type TestDatabase } from "./databases";
+
+// Every file is made here, from code: no binary fixtures in the repository.
+
+const RED = { r: 220, g: 20, b: 20 };
+const BLUE = { r: 20, g: 20, b: 220 };
+const solid = (width: number, height: number, background: object = BLUE, channels: 3 | 4 = 3) =>
+  sharp({ create: { width, height, channels, background } });
+
+/** A phone photo as it arrives: EXIF with the camera and where it was taken. */
+const gpsJpeg = () =>
+  solid(900, 600)
+    .jpeg()
+    .withExif({
+      IFD0: { Make: "SpyCam", Model: "GPS 3000", Copyright: "Jo Doe" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "53/1 20/1 0/1",
+        GPSLongitudeRef: "W",
+        GPSLongitude: "6/1 15/1 0/1",
+      },
+    })
+    .toBuffer();
+
+/**
+ * Stored sideways, as cameras do: red left half, blue right half, with EXIF orientation 6
+ * ("rotate 90° clockwise to show"). Upright it is red on top, blue below.
+ */
+async function sidewaysJpeg() {
+  const left = await solid(200, 200, RED).png().toBuffer();
+  return solid(400, 200)
+    .composite([{ input: left, left: 0, top: 0 }])
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+}
+
+/**
+ * The smallest PDF a reader opens: a catalog, an empty page tree, and a trailer. `padding`
+ * bytes of comment make it any size.
+ */
+function pdf(padding = 0) {
+  const head = [
+    "%PDF-1.4",
+    "1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj",
+    "2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj",
+    "trailer <</Root 1 0 R>>",
+    "%%EOF",
+    "",
+  ].join("\n");
+  return Buffer.concat([Buffer.from(head), Buffer.alloc(padding, "%")]);
+}
+const pdfOfSize = (size: number) => pdf(size - pdf().length);
+
+type Fixtures = Record<
+  "jpeg" | "sideways" | "png" | "webp" | "tiny" | "huge" | "bigPhotoJpeg",
+  Buffer
+>;
+let fixtures: Fixtures;
+
+beforeAll(async () => {
+  fixtures = {
+    jpeg: await gpsJpeg(),
+    sideways: await sidewaysJpeg(),
+    // Transparent, square and large enough for every width.
+    png: await solid(700, 700, { r: 0, g: 128, b: 0, alpha: 0.5 }, 4).png().toBuffer(),
+    webp: await solid(900, 600, RED).webp().toBuffer(),
+    // Smaller than the smallest width: still served at it.
+    tiny: await solid(100, 80).jpeg().toBuffer(),
+    // 60 megapixels of one colour: a small file that decodes to 180 MB.
+    huge: await solid(10_000, 6_000).png({ compressionLevel: 9 }).toBuffer(),
+    // A real JPEG, to pad past the size limit.
+    bigPhotoJpeg: await solid(300, 300).jpeg().toBuffer(),
+  };
+});
+
+const expectRefused = (result: Awaited<ReturnType<typeof processPhoto>>, error: string) =>
+  expect(result).toEqual({ ok: false, error });
+
+/** What a file's own header says about it. */
+const metadataOf = (bytes: Uint8Array) => sharp(bytes).metadata();
+
+/** The colour of one pixel. */
+async function pixel(bytes: Uint8Array, x: number, y: number) {
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+  const at = (y * info.width + x) * info.channels;
+  return { r: data[at]!, g: data[at + 1]!, b: data[at + 2]! };
+}
+
+function summary(files: ProcessedFile[]) {
+  return files.map((f) => ({ type: f.contentType, width: f.width, height: f.height }));
+}
+
+const webpWidths = (widths: number[]) =>
+  widths.map((width) => ({ type: "image/webp", width, height: width }));
+
+describe("a photo upload", () => {
+  it("is served as square WebP at every width it can fill, and one JPEG at the largest", async () => {
+    const cases = [
+      [fixtures.jpeg, [160, 320]],
+      [fixtures.png, [160, 320, 640]],
+      [fixtures.webp, [160, 320]],
+      [fixtures.tiny, [160]],
+    ] as const;
+    for (const [input, widths] of cases) {
+      const result = await processPhoto(input);
+      if (!result.ok) throw new Error(result.error);
+      const largest = widths[widths.length - 1]!;
+      expect(summary(result.files)).toEqual([
+        ...webpWidths([...widths]),
+        { type: "image/jpeg", width: largest, height: largest },
+      ]);
+      for (const file of result.files) {
+        const meta = await metadataOf(file.bytes);
+        expect(meta.format).toBe(file.contentType === "image/webp" ? "webp" : "jpeg");
+        expect([meta.width, meta.height]).toEqual([file.width, file.height]);
+      }
+    }
+  });
+
+  it("loses its EXIF, GPS position included, in every file", async () => {
+    const input = await metadataOf(fixtures.jpeg);
+    expect(input.exif).toBeDefined();
+    // The GPS IFD's pointer tag (0x8825), in either byte order, and the camera's name.
+    const exif = input.exif!;
+    expect(
+      exif.includes(Buffer.from([0x88, 0x25])) || exif.includes(Buffer.from([0x25, 0x88])),
+    ).toBe(true);
+    expect(exif.includes("SpyCam")).toBe(true);
+
+    const result = await processPhoto(fixtures.jpeg);
+    if (!result.ok) throw new Error(result.error);
+    for (const file of result.files) {
+      const meta = await metadataOf(file.bytes);
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      expect(Buffer.from(file.bytes).includes("SpyCam")).toBe(false);
+      expect(Buffer.from(file.bytes).includes("Jo Doe")).toBe(false);
+    }
+  });
+
+  it("is turned upright by its EXIF orientation before it is cropped", async () => {
+    const result = await processPhoto(fixtures.sideways);
+    if (!result.ok) throw new Error(result.error);
+    // 200 × 400 upright: only the smallest width fits.
+    expect(summary(result.files)).toEqual([
+      ...webpWidths([160]),
+      { type: "image/jpeg", width: 160, height: 160 },
+    ]);
+    for (const file of result.files) {
+      const top = await pixel(file.bytes, 80, 10);
+      const bottom = await pixel(file.bytes, 80, 150);
+      expect(top.r).toBeGreaterThan(150);
+      expect(top.b).toBeLessThan(100);
+      expect(bottom.b).toBeGreaterThan(150);
+      expect(bottom.r).toBeLessThan(100);
+    }
+  });
+
+  it("keeps transparency in WebP and shows white through it in the JPEG", async () => {
+    const result = await processPhoto(fixtures.png);
+    if (!result.ok) throw new Error(result.error);
+    const webp = result.files.find((f) => f.contentType === "image/webp")!;
+    const jpeg = result.files.find((f) => f.contentType === "image/jpeg")!;
+    expect((await metadataOf(webp.bytes)).hasAlpha).toBe(true);
+    expect((await metadataOf(jpeg.bytes)).hasAlpha).toBe(false);
+    // Half-transparent green over white.
+    const { r, g, b } = await pixel(jpeg.bytes, 10, 10);
+    expect(g).toBeGreaterThan(180);
+    expect(r).toBeGreaterThan(100);
+    expect(b).toBeGreaterThan(100);
+  });
+
+  it("reads every pixel layout a camera or editor writes, and serves sRGB with no profile", async () => {
+    const base = () => solid(400, 300, { r: 200, g: 100, b: 50, alpha: 0.7 }, 4);
+    const inputs = {
+      png16: await base().png().toColourspace("rgb16").toBuffer(),
+      palette: await base().png({ palette: true }).toBuffer(),
+      greyAlpha: await base().greyscale().png().toBuffer(),
+      greyJpeg: await base().removeAlpha().greyscale().jpeg().toBuffer(),
+      cmykJpeg: await base().removeAlpha().jpeg().toColourspace("cmyk").toBuffer(),
+      displayP3: await base().removeAlpha().jpeg().withIccProfile("p3").toBuffer(),
+    };
+    expect((await metadataOf(inputs.displayP3)).icc).toBeDefined();
+    for (const [name, bytes] of Object.entries(inputs)) {
+      const result = await processPhoto(bytes);
+      if (!result.ok) throw new Error(`${name}: ${result.error}`);
+      for (const file of result.files) {
+        const meta = await metadataOf(file.bytes);
+        expect(meta.space, name).toBe("srgb");
+        expect(meta.icc, name).toBeUndefined();
+      }
+    }
+  });
+
+  it("gives the same files for the same bytes", async () => {
+    const first = await processPhoto(fixtures.jpeg);
+    const second = await processPhoto(fixtures.jpeg);
+    if (!first.ok || !second.ok) throw new Error("refused");
+    expect(second.files.map((f) => Buffer.from(f.bytes))).toEqual(
+      first.files.map((f) => Buffer.from(f.bytes)),
+    );
+  });
+
+  it("refuses SVG by name, whichever way it is written", async () => {
+    for (const svg of [
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      '\uFEFF  \n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<SVG width="10" height="10"></SVG>',
+      '<!-- a comment --><svg\nwidth="1"/>',
+    ]) {
+      expectRefused(await processPhoto(Buffer.from(svg)), UPLOAD_TEXT.svg);
+    }
+  });
+
+  it("refuses anything that is not a JPEG, PNG or WebP by its bytes, whatever it is called", async () => {
+    const notAPhoto = uploadTypeText("photo");
+    const inputs = {
+      // An executable renamed me.jpg: the name is never read, the bytes are.
+      elf: Buffer.from("\x7fELF\x02\x01\x01\0binary payload", "binary"),
+      exe: Buffer.from("MZ\x90\0\x03\0\0\0 windows", "binary"),
+      html: Buffer.from("<!doctype html><html><script>alert(1)</script></html>"),
+      gif: await solid(20, 20).gif().toBuffer(),
+      tiff: await solid(20, 20).tiff().toBuffer(),
+      pdf: pdf(),
+      text: Buffer.from("just some text"),
+      empty: Buffer.alloc(0),
+      // JPEG's magic bytes, then a header cut short and garbage: it claims JPEG but does not decode.
+      garbage: Buffer.concat([fixtures.jpeg.subarray(0, 300), Buffer.alloc(2000, 0x55)]),
+      // A real JPEG cut in half, as an interrupted copy leaves it.
+      truncated: fixtures.jpeg.subarray(0, Math.floor(fixtures.jpeg.length / 2)),
+      // A JPEG's magic bytes before a PNG.
+      polyglot: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), fixtures.png]),
+    };
+    for (const [name, bytes] of Object.entries(inputs)) {
+      expect(await processPhoto(bytes), name).toEqual({ ok: false, error: notAPhoto });
+    }
+  });
+
+  it("refuses a file over the size limit before reading it", async () => {
+    expect(UPLOAD_LIMITS.photo).toBe(5_000_000);
+    // A real JPEG, padded past the limit by one byte.
+    const padded = Buffer.concat([
+      fixtures.bigPhotoJpeg,
+      Buffer.alloc(UPLOAD_LIMITS.photo + 1 - fixtures.bigPhotoJpeg.length),
+    ]);
+    expectRefused(await processPhoto(padded), "The photo is larger than 5 MB.");
+    expectRefused(
+      await processPhoto(Buffer.alloc(UPLOAD_LIMITS.photo + 1, 0xff)),
+      uploadTooLargeText("photo"),
+    );
+  });
+
+  it("refuses a decompression bomb: a small file of too many pixels", async () => {
+    expect(fixtures.huge.length).toBeLessThan(UPLOAD_LIMITS.photo);
+    const meta = await metadataOf(fixtures.huge);
+    expect(meta.width! * meta.height!).toBeGreaterThan(PHOTO_MAX_PIXELS);
+    expectRefused(await processPhoto(fixtures.huge), "The photo is larger than 50 megapixels.");
+  });
+});
+
+describe("a CV upload", () => {
+  it("is kept exactly as sent when its bytes are a PDF, up to the limit", async () => {
+    for (const bytes of [pdf(), pdfOfSize(UPLOAD_LIMITS.cv)]) {
+      const result = await processCv(bytes);
+      if (!result.ok) throw new Error(result.error);
+      expect(result.files).toHaveLength(1);
+      expect(result.files[0]).toMatchObject({ contentType: "application/pdf", width: null });
+      expect(Buffer.from(result.files[0]!.bytes).equals(bytes)).toBe(true);
+    }
+  });
+
+  it("refuses anything else, whatever it is called, and anything over 10 MB", async () => {
+    const notAPdf = "The CV must be a PDF.";
+    for (const bytes of [
+      Buffer.from("\x7fELF\x02\x01\x01\0binary payload", "binary"),
+      Buffer.from("MZ\x90\0\x03\0\0\0 not a pdf", "binary"),
+      fixtures.jpeg,
+      Buffer.from("<html>%PDF-1.4</html>"),
+      Buffer.from("PDF-1.4 but no percent sign"),
+      Buffer.alloc(0),
+    ]) {
+      expect(await processCv(bytes)).toEqual({ ok: false, error: notAPdf });
+    }
+    expect(await processCv(pdfOfSize(UPLOAD_LIMITS.cv + 1))).toEqual({
+      ok: false,
+      error: "The CV is larger than 10 MB.",
+    });
+  });
+});
+
+/** What the admin page's action does with an upload: check it, then store what passed. */
+async function upload(database: TestDatabase, kind: UploadKind, bytes: Uint8Array) {
+  const processed = kind === "photo" ? await processPhoto(bytes) : await processCv(bytes);
+  return processed.ok ? storeMedia(database.db, kind, processed.files) : processed.error;
+}
+
+const countRows = async (database: TestDatabase) =>
+  (
+    await queryRows<{ purpose: string; n: number }>(
+      database.db,
+      "select purpose, count(*)::int as n from media group by purpose order by purpose",
+    )
+  ).reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.purpose]: row.n }), {});
+
+function callLoader(database: TestDatabase, file: string, headers: Record<string, string> = {}) {
+  const request = new Request(`http://localhost/media/${file}`, { headers });
+  return loader({
+    request,
+    context: routeContext(database),
+    params: { file },
+  } as unknown as Route.LoaderArgs) as Promise<Response>;
+}
+
+for (const driver of drivers) {
+  describe.skipIf(skipReason(driver) !== null)(`stored media on ${driver.name}`, () => {
+    let database: TestDatabase;
+    beforeEach(async () => {
+      database = await driver.fresh();
+    });
+    afterEach(async () => {
+      await database.dispose();
+    });
+
+    it("keeps each file once under its SHA-256, however often it is uploaded", async () => {
+      const first = await upload(database, "photo", fixtures.jpeg);
+      const second = await upload(database, "photo", fixtures.jpeg);
+      if (typeof first === "string" || typeof second === "string") throw new Error("refused");
+      expect(second).toEqual(first);
+      expect(first.map((f) => [f.contentType, f.width, f.height])).toEqual([
+        ["image/webp", 160, 160],
+        ["image/webp", 320, 320],
+        ["image/jpeg", 320, 320],
+      ]);
+      expect(await countRows(database)).toEqual({ photo: 3 });
+
+      for (const stored of first) {
+        expect(stored.hash).toMatch(/^[0-9a-f]{64}$/);
+        const row = await readMedia(database.db, stored.hash);
+        expect(row).toMatchObject({
+          hash: stored.hash,
+          contentType: stored.contentType,
+          size: stored.size,
+          width: stored.width,
+          height: stored.height,
+          purpose: "photo",
+        });
+        expect(row!.bytes.byteLength).toBe(stored.size);
+        expect(createHash("sha256").update(row!.bytes).digest("hex")).toBe(stored.hash);
+      }
+      expect(await readMedia(database.db, "0".repeat(64))).toBeUndefined();
+    });
+
+    it("stores nothing from a refused upload", async () => {
+      const refused: [UploadKind, Uint8Array][] = [
+        ["photo", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+        ["photo", Buffer.from("\x7fELF\x02\x01\x01\0", "binary")],
+        ["photo", Buffer.alloc(UPLOAD_LIMITS.photo + 1, 0xff)],
+        ["photo", Buffer.concat([fixtures.jpeg.subarray(0, 300), Buffer.alloc(2000, 0x55)])],
+        ["photo", fixtures.huge],
+        ["cv", Buffer.from("MZ\x90\0 not a pdf", "binary")],
+        ["cv", pdfOfSize(UPLOAD_LIMITS.cv + 1)],
+      ];
+      for (const [kind, bytes] of refused) {
+        expect(typeof (await upload(database, kind, bytes))).toBe("string");
+      }
+      expect(await countRows(database)).toEqual({});
+    });
+
+    it("drops a purpose's other files when its photo or CV is replaced or removed", async () => {
+      const oldPhoto = await upload(database, "photo", fixtures.jpeg);
+      const newPhoto = await upload(database, "photo", fixtures.webp);
+      const cv = await upload(database, "cv", pdf());
+      if (typeof oldPhoto === "string" || typeof newPhoto === "string" || typeof cv === "string") {
+        throw new Error("refused");
+      }
+      expect(await countRows(database)).toEqual({ cv: 1, photo: 6 });
+
+      const keep = newPhoto.map((f) => f.hash);
+      expect(await deleteMediaExcept(database.db, "photo", keep)).toBe(3);
+      expect(await countRows(database)).toEqual({ cv: 1, photo: 3 });
+      for (const f of oldPhoto) expect(await readMedia(database.db, f.hash)).toBeUndefined();
+      for (const f of newPhoto) expect(await readMedia(database.db, f.hash)).toBeDefined();
+
+      expect(await deleteMediaExcept(database.db, "photo", [])).toBe(3);
+      expect(await countRows(database)).toEqual({ cv: 1 });
+      expect(await deleteMediaExcept(database.db, "cv", [cv[0]!.hash])).toBe(0);
+      expect(await deleteMediaExcept(database.db, "cv", [])).toBe(1);
+      expect(await countRows(database)).toEqual({});
+    });
+
+    it("serves a photo's files by hash, immutable, never sniffed, revalidated with 304", async () => {
+      const stored = await upload(database, "photo", fixtures.png);
+      if (typeof stored === "string") throw new Error(stored);
+      for (const file of stored) {
+        const ext = file.contentType === "image/webp" ? "webp" : "jpg";
+        const response = await callLoader(database, `${file.hash}.${ext}`);
+        expect(response.status).toBe(200);
+        expect(Object.fromEntries(response.headers)).toEqual({
+          "cache-control": "public, max-age=31536000, immutable",
+          "content-length": String(file.size),
+          "content-type": file.contentType,
+          etag: `"${file.hash}"`,
+          "x-content-type-options": "nosniff",
+        });
+        const body = Buffer.from(await response.arrayBuffer());
+        expect(body.length).toBe(file.size);
+        const meta = await metadataOf(body);
+        expect([meta.width, meta.height]).toEqual([file.width, file.height]);
+        expect(meta.exif).toBeUndefined();
+
+        for (const ifNoneMatch of [
+          `"${file.hash}"`,
+          `W/"${file.hash}"`,
+          `"${"0".repeat(64)}", "${file.hash}"`,
+          "*",
+        ]) {
+          const again = await callLoader(database, `${file.hash}.${ext}`, {
+            "If-None-Match": ifNoneMatch,
+          });
+          expect(again.status, ifNoneMatch).toBe(304);
+          expect(again.headers.get("ETag")).toBe(`"${file.hash}"`);
+          expect(again.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+          expect(await again.text()).toBe("");
+        }
+        const changed = await callLoader(database, `${file.hash}.${ext}`, {
+          "If-None-Match": `"${"0".repeat(64)}"`,
+        });
+        expect(changed.status).toBe(200);
+      }
+    });
+
+    it("serves the CV inline as cv.pdf, byte for byte", async () => {
+      const bytes = pdf();
+      // A plain Uint8Array, as the action reads a form's file (not a Node Buffer).
+      const stored = await upload(database, "cv", new Uint8Array(bytes));
+      if (typeof stored === "string") throw new Error(stored);
+      const response = await callLoader(database, `${stored[0]!.hash}.pdf`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toBe("application/pdf");
+      expect(response.headers.get("Content-Disposition")).toBe('inline; filename="cv.pdf"');
+      expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      expect(response.headers.get("Content-Length")).toBe(String(bytes.length));
+      expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+    });
+
+    it("answers 404 to a malformed name, an unknown hash, or another type's extension", async () => {
+      const stored = await upload(database, "photo", fixtures.webp);
+      if (typeof stored === "string") throw new Error(stored);
+      const webp = stored[0]!.hash;
+      const unknown = "0".repeat(64);
+      for (const file of [
+        "nothing",
+        `${webp}`,
+        `${webp}.svg`,
+        `${webp}.html`,
+        `${webp}.webp.html`,
+        `${webp.toUpperCase()}.webp`,
+        `${webp.slice(0, 63)}.webp`,
+        `${unknown}.webp`,
+        `${webp}.jpg`,
+        `${webp}.png`,
+        `${webp}.pdf`,
+      ]) {
+        const response = await callLoader(database, file);
+        expect(response.status, file).toBe(404);
+        expect(response.headers.get("Cache-Control"), file).toBeNull();
+        // The same with a revalidation: a file that is gone is not "not modified".
+        const revalidated = await callLoader(database, file, { "If-None-Match": "*" });
+        expect(revalidated.status, file).toBe(404);
+      }
+      expect((await callLoader(database, `${webp}.webp`)).status).toBe(200);
+      await deleteMediaExcept(database.db, "photo", []);
+      expect((await callLoader(database, `${webp}.webp`)).status).toBe(404);
+    });
+  });
+}
