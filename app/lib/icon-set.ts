@@ -127,3 +127,14 @@ export function socialKindFor(network: string, url: string): SocialKind {
   if (host === "linkedin.com" || name === "linkedin") return "professional-network";
   return "website";
 }
+
+/** Up to three letters for a tile: each word's first ("Apache Spark" → "AS"), or a word's first two. */
+export function initialsOf(name: string): string {
+  const words = name
+    .trim()
+    .split(/[\s._-]+/)
+    .filter(Boolean);
+  const letters =
+    words.length > 1 ? words.map((w) => w[0]).join("") : (words[0] ?? "?").slice(0, 2);
+  return letters.slice(0, 3);
+}

@@ -43,7 +43,7 @@ import {
   siTypescript,
 } from "simple-icons";
 
-import type { ToolIcon } from "./icon-set";
+import { initialsOf, type ToolIcon } from "./icon-set";
 
 /** A 24×24 brand mark's path, or letters drawn on a tile (marks simple-icons does not carry). */
 export type ToolGlyphData = { path: string } | { letters: string };
@@ -87,17 +87,6 @@ const PATHS: Record<Exclude<ToolIcon, "aws" | "initials">, string> = {
   grafana: siGrafana.path,
   "google-cloud": siGooglecloud.path,
 };
-
-/** Up to three letters for a tile: each word's first ("Apache Spark" → "AS"), or a word's first two. */
-export function initialsOf(name: string): string {
-  const words = name
-    .trim()
-    .split(/[\s._-]+/)
-    .filter(Boolean);
-  const letters =
-    words.length > 1 ? words.map((w) => w[0]).join("") : (words[0] ?? "?").slice(0, 2);
-  return letters.slice(0, 3);
-}
 
 /** The mark to draw for a tool. AWS dropped its mark from simple-icons at its own request. */
 export function toolGlyph(tool: { name: string; icon: ToolIcon }): ToolGlyphData {

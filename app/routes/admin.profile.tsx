@@ -14,6 +14,7 @@ import {
 import { SkillGlyph, SocialGlyph, ToolGlyph } from "~/components/icons";
 import { appContext } from "~/context";
 import {
+  initialsOf,
   SKILL_ICONS,
   SOCIAL_KINDS,
   TOOL_ICONS,
@@ -27,7 +28,7 @@ import { pageMeta } from "~/lib/seo";
 import { requireOwnerPage, requireOwnerWrite } from "~/lib/session.server";
 import { PHOTO_SIZE, siteCvUrl, sitePhoto } from "~/lib/site";
 import { readProfile } from "~/lib/site.server";
-import { toolGlyph } from "~/lib/tool-icons";
+import { toolGlyph, type ToolGlyphData } from "~/lib/tool-icons";
 import { UPLOAD_ACCEPT, UPLOAD_LIMITS, uploadTooLargeText } from "~/lib/uploads";
 import { siteOf } from "~/lib/use-site";
 import { listExperiences, listStudies } from "~/models/profile.server";
@@ -67,6 +68,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     experiences,
     education,
+    // Drawn here: the marks' paths would otherwise share a chunk with the home page's icons.
+    toolGlyphs: Object.fromEntries(
+      (Object.keys(TOOL_ICONS) as ToolIcon[]).map((icon) => [icon, toolGlyph({ name: "", icon })]),
+    ) as Record<ToolIcon, ToolGlyphData>,
   };
 }
 
@@ -131,7 +136,7 @@ export default function AdminProfile({ loaderData }: Route.ComponentProps) {
           <PhotoForm photo={loaderData.photo} />
           <CvForm cv={loaderData.cv} />
         </div>
-        <ProfileForm profile={loaderData.profile} />
+        <ProfileForm profile={loaderData.profile} toolGlyphs={loaderData.toolGlyphs} />
       </section>
       <EntriesSection kind="experience" entries={loaderData.experiences} />
       <EntriesSection kind="education" entries={loaderData.education} />
@@ -176,7 +181,13 @@ function initialRows(
   return [...stored, blank].map((row, i) => ({ key: `${list}-${i}`, ...row }));
 }
 
-function ProfileForm({ profile }: { profile: LoaderData["profile"] }) {
+function ProfileForm({
+  profile,
+  toolGlyphs,
+}: {
+  profile: LoaderData["profile"];
+  toolGlyphs: LoaderData["toolGlyphs"];
+}) {
   const fetcher = useFetcher();
   const result = useResult("profile", fetcher);
   const errors = result?.errors ?? {};
@@ -311,10 +322,11 @@ function ProfileForm({ profile }: { profile: LoaderData["profile"] }) {
               error={errors[`tools.${n}.icon`]}
               preview={
                 <ToolGlyph
-                  glyph={toolGlyph({
-                    name: row.name || "?",
-                    icon: (row.icon ?? "initials") as ToolIcon,
-                  })}
+                  glyph={
+                    (row.icon ?? "initials") === "initials"
+                      ? { letters: initialsOf(row.name || "?") }
+                      : toolGlyphs[row.icon as ToolIcon]
+                  }
                   className="size-7"
                 />
               }

@@ -142,8 +142,9 @@ test("experience: add, edit, reorder and delete (confirmed), each seen on /", as
   const entry = experienceForm(page, "Platform Engineer at Docklands Data");
   await entry.getByLabel("Title").fill("Platform Engineer II");
   await entry.getByRole("button", { name: "Save" }).click();
-  await expect(entry.getByRole("status")).toHaveText("Saved.");
+  // The saved entry's form takes its new name.
   const renamed = experienceForm(page, "Platform Engineer II at Docklands Data");
+  await expect(renamed.getByRole("status")).toHaveText("Saved.");
   await renamed.getByRole("button", { name: "Move up" }).click();
   await expect(renamed.getByRole("status")).toHaveText("Moved up.");
   expect((await homeExperience(page))[2]).toBe("Platform Engineer II at Docklands Data");
