@@ -12,6 +12,7 @@ import { appContext } from "../app/context";
 import type { Env } from "../app/lib/env.server";
 import { BODY_LIMITS, bodyTooLargeText, UNAVAILABLE_RETRY_AFTER } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
+import { IMMUTABLE_CACHE } from "../app/lib/uploads";
 import { hasOwnerSession } from "../app/lib/session.server";
 import type { DatabaseHandle } from "../database/db.server";
 import { DatabaseHealth } from "./health";
@@ -20,7 +21,6 @@ import type { PageCache } from "./page-cache/store";
 import { routing, type ResolvedRoute } from "./routing";
 import { keepStoredPolicyOn304, privateResponses, securityHeaders } from "./security";
 
-export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
 /** Unhashed files from public/ (photo, CV, favicon) may change between deploys. */
 export const PUBLIC_FILE_CACHE = "public, max-age=3600";
 

@@ -93,6 +93,13 @@ export const tooManyText = (max: number, noun: string) => `At most ${formatCount
  */
 export const PARTIAL_DATE = /^[12]\d{3}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
 
+/** The About text's rule: blank lines part paragraphs, a lone line break is a space. */
+export const splitParagraphs = (about: string) =>
+  about
+    .split(/\r?\n\s*\r?\n/)
+    .map((paragraph) => paragraph.replace(/\s*\r?\n\s*/g, " ").trim())
+    .filter(Boolean);
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "2023-03" or "2023-03-14" → "Mar 2023"; "2023" stays; anything else is shown as it is. */

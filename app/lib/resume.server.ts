@@ -24,6 +24,7 @@ import {
   PROFILE_LIMITS,
   PROFILE_TEXT,
   profileSchema,
+  splitParagraphs,
   tooManyText,
   type EducationInput,
   type ExperienceInput,
@@ -43,8 +44,7 @@ const LOCATION_SEPARATOR = ",";
 const LOCATION_JOIN = ", ";
 /** About's paragraphs are the summary's, separated by a blank line. */
 const PARAGRAPH_JOIN = "\n\n";
-/** The About form's rule: paragraphs part at blank lines; a lone line break is a space. */
-const BLANK_LINE = /\r?\n\s*\r?\n/;
+/** An address's lines join into one location. */
 const LINE_BREAK = /\s*\r?\n\s*/g;
 /** Where an error about the whole document points. */
 export const DOCUMENT_PATH = "(document)";
@@ -319,13 +319,6 @@ function readLocation(place: ResumeLocation): { text: string; used: string[] } {
   if (hasText(place.countryCode)) return { text: place.countryCode, used: ["countryCode"] };
   return { text: "", used: [] };
 }
-
-/** The About form's split: blank lines part paragraphs, a lone line break is a space. */
-const splitParagraphs = (summary: string) =>
-  summary
-    .split(BLANK_LINE)
-    .map((paragraph) => paragraph.replace(LINE_BREAK, " ").trim())
-    .filter(Boolean);
 
 /**
  * The skill that holds the tools: named TOOLS_SKILL and with keywords (the export writes none

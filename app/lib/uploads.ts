@@ -109,3 +109,6 @@ export const uploadTypeText = (kind: UploadKind) =>
 /** The text for a file over its kind's limit. */
 export const uploadTooLargeText = (kind: UploadKind) =>
   `The ${UPLOAD_NOUNS[kind]} is larger than ${formatBytes(UPLOAD_LIMITS[kind])}.`;
+
+/** Content-hashed files (built assets, uploads): the same bytes at that URL forever. */
+export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";

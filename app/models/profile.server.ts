@@ -45,7 +45,8 @@ export async function getProfile(db: Database): Promise<StoredProfile | null> {
   };
 }
 
-function pickContent(source: ProfileContent): ProfileContent {
+/** What the owner wrote, without the files or the row's bookkeeping. */
+export function pickContent(source: ProfileContent): ProfileContent {
   return {
     name: source.name,
     title: source.title,

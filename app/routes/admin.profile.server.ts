@@ -11,6 +11,7 @@ import {
   PROFILE_TEXT,
   RESUME_IMPORT_MAX_BYTES,
   RESUME_TEXT,
+  splitParagraphs,
   type FieldErrors,
   type ProfileContent,
 } from "~/lib/profile";
@@ -98,13 +99,6 @@ function listRows<F extends string>(form: FormData, list: string, fields: readon
   }
   return { rows, items };
 }
-
-/** The About text: paragraphs separated by blank lines. */
-export const splitParagraphs = (about: string) =>
-  about
-    .split(/\r?\n\s*\r?\n/)
-    .map((p) => p.replace(/\s*\r?\n\s*/g, " ").trim())
-    .filter(Boolean);
 
 function readProfileForm(form: FormData) {
   const socials = listRows(form, "socials", ["kind", "label", "url"] as const);

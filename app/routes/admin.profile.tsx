@@ -31,7 +31,7 @@ import { readProfile } from "~/lib/site.server";
 import { toolGlyph, type ToolGlyphData } from "~/lib/tool-icons";
 import { UPLOAD_ACCEPT, UPLOAD_LIMITS, uploadTooLargeText } from "~/lib/uploads";
 import { siteOf } from "~/lib/use-site";
-import { listExperiences, listStudies } from "~/models/profile.server";
+import { listExperiences, listStudies, pickContent } from "~/models/profile.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/admin.profile";
@@ -46,16 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listStudies(db),
   ]);
   return {
-    profile: {
-      name: stored.name,
-      title: stored.title,
-      location: stored.location,
-      email: stored.email,
-      about: stored.about,
-      socials: stored.socials,
-      skills: stored.skills,
-      tools: stored.tools,
-    },
+    profile: pickContent(stored),
     photo: {
       ...sitePhoto(stored, stored, siteConfig),
       uploaded: stored.photo !== null,

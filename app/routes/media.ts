@@ -1,14 +1,9 @@
 import { appContext } from "~/context";
-import { parseMediaFile } from "~/lib/uploads";
+// A file's URL names its content's hash, so its bytes never change: cached like built assets.
+import { IMMUTABLE_CACHE, parseMediaFile } from "~/lib/uploads";
 import { readMedia, readMediaInfo } from "~/models/media.server";
 
 import type { Route } from "./+types/media";
-
-/**
- * A file's URL names its content's hash, so its bytes never change: every browser and CDN may
- * keep it for a year without asking again (the same as the build's hashed assets, server/http.ts).
- */
-const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /** What the browser saves a CV as, whatever its hash. */
 const CV_FILENAME = "cv.pdf";
@@ -39,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const etag = `"${wanted.hash}"`;
   const headers = {
-    "Cache-Control": MEDIA_CACHE_CONTROL,
+    "Cache-Control": IMMUTABLE_CACHE,
     ETag: etag,
     // The stored type is the one the bytes were checked as: browsers must not guess another.
     "X-Content-Type-Options": "nosniff",
