@@ -11,12 +11,12 @@ import { ensureOwnerPassword, setOwnerPassword } from "../app/models/auth.server
 import { mailTransportFrom } from "../app/lib/mail.server";
 import { siteConfig } from "../app/site.config";
 import { readProfile, SEED_PROFILE } from "../app/lib/site.server";
-import { ensureProfile } from "../app/models/profile.server";
+import { ensureProfile, forgetProfile } from "../app/models/profile.server";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
-import { linkPageCache } from "./page-cache/link";
+import { linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
 import { createRouteResolver, recordsOf } from "./routing";
 import { PageCache } from "./page-cache/store";
 
@@ -130,7 +130,15 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
   );
   // Development renders every request, so edits to the code show at once.
   const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
-  const pageCacheLink = pageCache ? await linkPageCache(pageCache, database) : null;
+  // The profile each render reads is remembered in memory; a change made by another instance
+  // (or by SQL) is forgotten on the database's notice, before the pages showing it are dropped.
+  const forgetOnChange = (payload: string | null) => {
+    if (payload === null || !/^(posts|barrier:)/.test(payload)) forgetProfile(database.db);
+  };
+  const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
+  const profileListener = pageCache
+    ? null
+    : await database.listen(PAGE_CACHE_CHANNEL, forgetOnChange, () => forgetOnChange(null));
   const app = createSiteApp({
     env,
     database,
@@ -167,6 +175,7 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
       delivery
         .stop()
         .then(() => pageCacheLink?.close())
+        .then(() => profileListener?.close())
         .then(() => database.close())
         .catch((error: unknown) => console.error("Closing the database failed:", error))
         .finally(() => {

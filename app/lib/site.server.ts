@@ -1,5 +1,5 @@
 import type { Database } from "../../database/db.server";
-import { getProfile, type StoredProfile } from "~/models/profile.server";
+import { rememberedProfile, type StoredProfile } from "~/models/profile.server";
 import { siteConfig } from "~/site.config";
 
 import { siteIdentity, type SiteIdentity } from "./site";
@@ -25,7 +25,7 @@ export const SEED_PROFILE: StoredProfile = {
  */
 export async function readProfile(db: Database, onError?: () => void): Promise<StoredProfile> {
   try {
-    return (await getProfile(db)) ?? SEED_PROFILE;
+    return (await rememberedProfile(db)) ?? SEED_PROFILE;
   } catch (error) {
     console.error("Error fetching the profile:", error);
     onError?.();

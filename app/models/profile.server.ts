@@ -30,7 +30,33 @@ export async function ensureProfile(db: Database, seed: ProfileContent): Promise
     .values(pickContent(seed))
     .onConflictDoNothing()
     .returning({ id: profile.id });
+  forgetProfile(db);
   return inserted.length > 0;
+}
+
+/**
+ * The profile as this process last read it: every page shows part of it, and it changes only
+ * when the owner saves. A write here forgets it; so does the database's change notice for a
+ * write elsewhere (server/app.ts), before the page cache drops the pages that show it.
+ */
+const remembered = new WeakMap<Database, Promise<StoredProfile | null>>();
+
+export function forgetProfile(db: Database) {
+  remembered.delete(db);
+}
+
+export function rememberedProfile(db: Database): Promise<StoredProfile | null> {
+  let read = remembered.get(db);
+  if (!read) {
+    const fresh = getProfile(db);
+    read = fresh;
+    remembered.set(db, fresh);
+    // A failed read is not remembered: the next page asks again.
+    fresh.catch(() => {
+      if (remembered.get(db) === fresh) remembered.delete(db);
+    });
+  }
+  return read;
 }
 
 /** The profile, or null before ensureProfile has run. */
@@ -65,14 +91,17 @@ export async function saveProfile(db: Database, content: ProfileContent) {
     .update(profile)
     .set({ ...pickContent(content), updatedAt: new Date() })
     .where(eq(profile.id, true));
+  forgetProfile(db);
 }
 
 export async function setPhoto(db: Database, photo: StoredPhoto | null) {
   await db.update(profile).set({ photo, updatedAt: new Date() }).where(eq(profile.id, true));
+  forgetProfile(db);
 }
 
 export async function setCv(db: Database, cv: StoredCv | null) {
   await db.update(profile).set({ cv, updatedAt: new Date() }).where(eq(profile.id, true));
+  forgetProfile(db);
 }
 
 /** Job experience in the owner's order (sort key, then insertion). */
@@ -208,4 +237,5 @@ export async function replaceResume(
       await tx.insert(studies).values(resume.education.map((e, sortKey) => ({ ...e, sortKey })));
     }
   });
+  forgetProfile(db);
 }

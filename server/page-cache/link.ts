@@ -24,7 +24,12 @@ export function tagsOfChange(payload: string): string[] | "all" {
  * Connects the cache to the database's change notifications (migration 0004). `barrier`
  * resolves once every change committed before it was called has reached this cache.
  */
-export async function linkPageCache(cache: PageCache, database: DatabaseHandle) {
+export async function linkPageCache(
+  cache: PageCache,
+  database: DatabaseHandle,
+  /** Told of each change first, so what it forgets is gone before the pages are re-rendered. */
+  beforeDrop: (payload: string | null) => void = () => {},
+) {
   const waiting = new Map<string, () => void>();
   const subscription = await database.listen(
     PAGE_CACHE_CHANNEL,
@@ -33,9 +38,13 @@ export async function linkPageCache(cache: PageCache, database: DatabaseHandle) 
         waiting.get(payload)?.();
         return;
       }
+      beforeDrop(payload);
       cache.invalidate(tagsOfChange(payload));
     },
-    () => cache.invalidate("all"),
+    () => {
+      beforeDrop(null);
+      cache.invalidate("all");
+    },
   );
   return {
     barrier: async () => {
