@@ -90,6 +90,7 @@ export const routePolicies = {
   "routes/api.message-retry": PRIVATE,
   "routes/api.posts": { cache: "private", bodyLimit: BODY_LIMITS.post },
   "routes/api.post": { cache: "private", bodyLimit: BODY_LIMITS.post },
+  "routes/api.images": { cache: "private", bodyLimit: UPLOAD_LIMITS.image + BODY_LIMITS.form },
   "routes/media": { cache: "immutable" },
   "routes/resume": { cache: "public", tags: () => RESUME_TAGS },
   "routes/rss": { cache: "public", tags: () => ["posts", "site"] },

@@ -31,6 +31,7 @@ export default [
   route("api/messages/:id/retry", "routes/api.message-retry.ts"),
   route("api/posts", "routes/api.posts.ts"),
   route("api/posts/:id", "routes/api.post.ts"),
+  route("api/images", "routes/api.images.ts"),
   route("media/:file", "routes/media.ts"),
   route("resume.json", "routes/resume.ts"),
   route("rss.xml", "routes/rss.ts"),

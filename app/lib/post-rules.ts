@@ -13,6 +13,18 @@ export const EDITOR_TEXT = {
   loadFailed: "Error loading post",
 } as const;
 
+/** How many images in post HTML have no alt text (an empty or missing `alt`). */
+export function imagesWithoutAlt(html: string): number {
+  const images = html.match(/<img\b[^>]*>/gi) ?? [];
+  return images.filter((tag) => !/\balt="[^"]*\S[^"]*"/i.test(tag)).length;
+}
+
+/** Said when a post is saved with an image that has no alt text. */
+export const missingAltText = (count: number) =>
+  count === 1
+    ? "An image has no alt text. Describe it (Alt text) so that everyone can read the post, then save again."
+    : `${count} images have no alt text. Describe each (Alt text) so that everyone can read the post, then save again.`;
+
 /** The visible text of post HTML: an editor holding only empty paragraphs has none. */
 export function textOfHtml(html: string): string {
   return html

@@ -1,8 +1,9 @@
 import { formatBytes } from "./format";
 import { BODY_LIMITS } from "./limits";
-import { POST_LIMITS, textOfHtml } from "./post-rules";
+import { highlightCodeBlocks } from "./highlight.server";
+import { imagesWithoutAlt, missingAltText, POST_LIMITS, textOfHtml } from "./post-rules";
 import { postSchema, type PostInput } from "./post-schema";
-import { loadPostSanitizer } from "./sanitize.server";
+import { loadWriteSanitizer } from "./sanitize.server";
 
 /** Request bodies above this are refused unread (the post API's body limit). */
 export const MAX_POST_REQUEST_BYTES = BODY_LIMITS.post;
@@ -15,7 +16,8 @@ export type PostWrite =
 
 /**
  * Reads a post from a JSON request: 415 for another content type, 413 when too large, 400 with
- * the first problem otherwise. The content comes back sanitized, ready to store.
+ * the first problem otherwise. The content comes back sanitized, its code blocks highlighted
+ * (app/lib/highlight.server.ts), ready to store.
  */
 export async function readPostWrite(request: Request): Promise<PostWrite> {
   const type = request.headers.get("content-type") ?? "";
@@ -43,9 +45,12 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
   if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
     return { ok: false, status: 413, error: CONTENT_TOO_LARGE };
   }
-  const content = (await loadPostSanitizer())(parsed.data.content);
-  if (textOfHtml(content) === "") {
+  const clean = (await loadWriteSanitizer())(parsed.data.content);
+  if (textOfHtml(clean) === "") {
     return { ok: false, status: 400, error: "Content is required." };
   }
+  const withoutAlt = imagesWithoutAlt(clean);
+  if (withoutAlt > 0) return { ok: false, status: 400, error: missingAltText(withoutAlt) };
+  const content = await highlightCodeBlocks(clean);
   return { ok: true, value: { ...parsed.data, content } };
 }

@@ -1,15 +1,51 @@
 import type sanitizeHtml from "sanitize-html";
 
+import { CODE_LANGUAGES } from "./code-languages";
+import { CODE_THEMES } from "./highlight.server";
+import { isMediaImageSrc, isMediaImageSrcset } from "./uploads";
+
 /**
- * The one sanitizer for post HTML (docs/product.md#sanitized-html): the editor's own allowlist and
- * nothing else. Posts are cleaned with it when saved and again when rendered.
+ * The sanitizers for post HTML (docs/product.md#sanitized-html), in two steps of one allowlist:
  *
- * Allowed: paragraphs, headings 1-3, bold, italic, strikethrough, bullet and numbered lists,
- * blockquotes, code blocks and inline code, line breaks, and links to http(s) or mailto.
+ * - the **write** sanitizer cleans what the editor (or anyone with the API) sends, down to the
+ *   editor's own formats: paragraphs, headings 1-3, bold, italic, strikethrough, lists,
+ *   blockquotes, code blocks with a language and inline code, line breaks, horizontal rules,
+ *   tables, links to http(s) or mailto, and images uploaded to this site (/media). No element
+ *   keeps a style or any class but a code block's language. The server then highlights the code
+ *   blocks (app/lib/highlight.server.ts) and stores the result.
+ * - the **stored** sanitizer runs on every render of a stored post, whatever reached the table.
+ *   It admits the same, plus exactly what the highlighter emits: a `pre` with Shiki's classes,
+ *   background and text colours and `tabindex="0"`, and `span`s with the class `line` or with
+ *   colour, font style, weight and decoration properties holding such values, light and dark.
  */
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)[^\s\p{Cc}\p{Cf}]*$/iu;
 
-const OPTIONS: sanitizeHtml.IOptions = {
+const LANGUAGE_CLASSES = CODE_LANGUAGES.map(({ id }) => `language-${id}`);
+const SMALL_NUMBER = /^[1-9][0-9]{0,4}$/;
+
+const COLOUR = [/^#[0-9a-f]{3,8}$/i];
+const FONT_STYLE = [/^(?:italic|normal)$/];
+const FONT_WEIGHT = [/^(?:bold|normal|[1-9]00)$/];
+const TEXT_DECORATION = [/^(?:underline|line-through|none)$/];
+/** A token's colours, light (plain properties) and dark (`--shiki-dark-*` ones). */
+const TOKEN_STYLES = {
+  color: COLOUR,
+  "--shiki-dark": COLOUR,
+  "font-style": FONT_STYLE,
+  "--shiki-dark-font-style": FONT_STYLE,
+  "font-weight": FONT_WEIGHT,
+  "--shiki-dark-font-weight": FONT_WEIGHT,
+  "text-decoration": TEXT_DECORATION,
+  "--shiki-dark-text-decoration": TEXT_DECORATION,
+};
+const BLOCK_STYLES = {
+  "background-color": COLOUR,
+  "--shiki-dark-bg": COLOUR,
+  color: COLOUR,
+  "--shiki-dark": COLOUR,
+};
+
+const WRITE: sanitizeHtml.IOptions = {
   allowedTags: [
     "p",
     "h1",
@@ -29,10 +65,27 @@ const OPTIONS: sanitizeHtml.IOptions = {
     "pre",
     "code",
     "br",
+    "hr",
     "a",
+    "img",
+    "table",
+    "colgroup",
+    "col",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
   ],
   // `rel` is always the transform's below (it overrides any from the input).
-  allowedAttributes: { a: ["href", "rel"] },
+  allowedAttributes: {
+    a: ["href", "rel"],
+    code: ["class"],
+    img: ["src", "srcset", "alt", "width", "height"],
+    th: ["colspan", "rowspan"],
+    td: ["colspan", "rowspan"],
+  },
+  allowedClasses: { code: LANGUAGE_CLASSES },
   allowedSchemes: ["http", "https", "mailto"],
   allowedSchemesAppliedToAttributes: ["href"],
   allowProtocolRelative: false,
@@ -62,20 +115,69 @@ const OPTIONS: sanitizeHtml.IOptions = {
         rel: "noopener noreferrer nofollow",
       },
     }),
+    // An image is one of this site's uploads or nothing (the filter below drops it): no
+    // tracking pixel, no hot-linked picture, no data: URL. Sizes are small whole numbers.
+    img: (_tagName, attribs) => ({
+      tagName: "img",
+      attribs: {
+        ...(attribs.src && isMediaImageSrc(attribs.src) ? { src: attribs.src } : {}),
+        ...(attribs.srcset && isMediaImageSrcset(attribs.srcset) ? { srcset: attribs.srcset } : {}),
+        alt: (attribs.alt ?? "").trim(),
+        ...(SMALL_NUMBER.test(attribs.width ?? "") ? { width: attribs.width! } : {}),
+        ...(SMALL_NUMBER.test(attribs.height ?? "") ? { height: attribs.height! } : {}),
+      },
+    }),
+    th: cellTransform("th"),
+    td: cellTransform("td"),
   },
+  exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
 };
 
-let sanitizer: Promise<(html: string) => string> | undefined;
+/** A table cell keeps its spans only when they are small whole numbers. */
+function cellTransform(tagName: string): sanitizeHtml.Transformer {
+  return (_tagName, attribs) => ({
+    tagName,
+    attribs: Object.fromEntries(
+      Object.entries(attribs).filter(
+        ([name, value]) => (name === "colspan" || name === "rowspan") && SMALL_NUMBER.test(value),
+      ),
+    ),
+  });
+}
+
+const STORED: sanitizeHtml.IOptions = {
+  ...WRITE,
+  allowedTags: [...(WRITE.allowedTags as string[]), "span"],
+  allowedAttributes: {
+    ...WRITE.allowedAttributes,
+    pre: ["class", "style", { name: "tabindex", multiple: false, values: ["0"] }],
+    span: ["class", "style"],
+  },
+  allowedClasses: {
+    ...WRITE.allowedClasses,
+    pre: ["shiki", "shiki-themes", CODE_THEMES.light, CODE_THEMES.dark],
+    span: ["line"],
+  },
+  allowedStyles: { pre: BLOCK_STYLES, span: TOKEN_STYLES },
+};
+
+type Sanitize = (html: string) => string;
+let sanitizers: Promise<{ write: Sanitize; stored: Sanitize }> | undefined;
 
 /**
- * The sanitizer, loaded on first use: sanitize-html brings postcss with it (about 140 ms of
+ * Both sanitizers, loaded on first use: sanitize-html brings postcss with it (about 140 ms of
  * start-up), and the first page most visitors ask for shows no post.
  */
-export function loadPostSanitizer(): Promise<(html: string) => string> {
-  sanitizer ??= import("sanitize-html").then(
-    ({ default: sanitizeHtml }) =>
-      (html: string) =>
-        sanitizeHtml(html, OPTIONS),
-  );
-  return sanitizer;
+function loadSanitizers() {
+  sanitizers ??= import("sanitize-html").then(({ default: sanitizeHtml }) => ({
+    write: (html: string) => sanitizeHtml(html, WRITE),
+    stored: (html: string) => sanitizeHtml(html, STORED),
+  }));
+  return sanitizers;
 }
+
+/** The sanitizer for stored post HTML, run on every render (reader, editor, feeds). */
+export const loadPostSanitizer = async (): Promise<Sanitize> => (await loadSanitizers()).stored;
+
+/** The sanitizer for post HTML as sent, before it is highlighted and stored. */
+export const loadWriteSanitizer = async (): Promise<Sanitize> => (await loadSanitizers()).write;

@@ -10,16 +10,18 @@
 
 import { formatBytes, formatCount } from "./format";
 
-export type UploadKind = "photo" | "cv";
+export type UploadKind = "photo" | "cv" | "image";
 
 /**
- * The largest file accepted, in bytes: a phone's full-size photo fits in 5 MB, a CV in 10 MB.
- * The server's body limit for the admin page is built from these (app/route-policy.ts).
+ * The largest file accepted, in bytes: a phone's full-size photo fits in 5 MB, a CV or a post's
+ * image (a screenshot, a diagram, an animated GIF) in 10 MB. The server's body limits for the
+ * admin page and the image API are built from these (app/route-policy.ts).
  */
-export const UPLOAD_LIMITS = { photo: 5 * 1000 ** 2, cv: 10 * 1000 ** 2 } as const satisfies Record<
-  UploadKind,
-  number
->;
+export const UPLOAD_LIMITS = {
+  photo: 5 * 1000 ** 2,
+  cv: 10 * 1000 ** 2,
+  image: 10 * 1000 ** 2,
+} as const satisfies Record<UploadKind, number>;
 
 /**
  * The largest photo decoded, in pixels (width × height): a small file can declare a huge image
@@ -34,6 +36,16 @@ export const PHOTO_MAX_PIXELS = 50 * 1000 ** 2;
  */
 export const PHOTO_WIDTHS = [160, 320, 640] as const;
 
+/**
+ * The widths a post's image is served in, smallest first: the reader's column is 768 CSS pixels
+ * wide at most, so a phone (about 400 px at 1-3×) and a laptop (768 px at 1-2×) each get a file
+ * close to what they draw. An image narrower than a width is not enlarged to it.
+ */
+export const IMAGE_WIDTHS = [480, 800, 1200, 1600] as const;
+
+/** The `sizes` of a post's image: the reader's column, or the whole screen below it. */
+export const IMAGE_SIZES = "(min-width: 48rem) 48rem, 100vw";
+
 /** What each kind accepts: the type detected from the file's bytes, its name in texts, its extensions. */
 export const UPLOAD_TYPES = {
   photo: [
@@ -42,6 +54,12 @@ export const UPLOAD_TYPES = {
     { type: "image/webp", name: "WebP", extensions: [".webp"] },
   ],
   cv: [{ type: "application/pdf", name: "PDF", extensions: [".pdf"] }],
+  image: [
+    { type: "image/jpeg", name: "JPEG", extensions: [".jpg", ".jpeg"] },
+    { type: "image/png", name: "PNG", extensions: [".png"] },
+    { type: "image/webp", name: "WebP", extensions: [".webp"] },
+    { type: "image/gif", name: "GIF", extensions: [".gif"] },
+  ],
 } as const;
 
 /**
@@ -63,6 +81,7 @@ export const MEDIA_EXTENSIONS = {
   "image/webp": "webp",
   "image/jpeg": "jpg",
   "image/png": "png",
+  "image/gif": "gif",
   "application/pdf": "pdf",
 } as const;
 
@@ -83,6 +102,19 @@ export function parseMediaFile(file: string): { hash: string; contentType: Media
   return entry ? { hash, contentType: entry[0] as MediaType } : null;
 }
 
+const MEDIA_IMAGE = "/media/[0-9a-f]{64}\\.(?:webp|jpg|png|gif)";
+const MEDIA_IMAGE_SRC = new RegExp(`^${MEDIA_IMAGE}$`);
+const MEDIA_IMAGE_CANDIDATE = new RegExp(`^${MEDIA_IMAGE} [1-9][0-9]{0,4}w$`);
+
+/** Whether a post image's `src` is one of this site's uploads (nothing else is shown). */
+export const isMediaImageSrc = (src: string) => MEDIA_IMAGE_SRC.test(src);
+
+/** Whether a `srcset` lists only this site's uploads, each with a width ("/media/….webp 480w"). */
+export const isMediaImageSrcset = (srcset: string) =>
+  srcset
+    .split(",")
+    .every((candidate) => MEDIA_IMAGE_CANDIDATE.test(candidate.trim().replace(/\s+/g, " ")));
+
 /** "JPEG, PNG or WebP": a kind's accepted types as the texts name them. */
 const typeNames = (kind: UploadKind) => {
   const names: string[] = UPLOAD_TYPES[kind].map((t) => t.name);
@@ -91,19 +123,24 @@ const typeNames = (kind: UploadKind) => {
 };
 
 /** How the texts call each kind. */
-const UPLOAD_NOUNS = { photo: "photo", cv: "CV" } as const satisfies Record<UploadKind, string>;
+const UPLOAD_NOUNS = { photo: "photo", cv: "CV", image: "image" } as const satisfies Record<
+  UploadKind,
+  string
+>;
 
 export const UPLOAD_TEXT = {
   noFile: "Choose a file to upload.",
   // SVG is refused by name: it is a picture to the owner, but a document that can carry script.
   svg: `SVG images are not accepted: upload a ${typeNames("photo")}.`,
+  imageSvg: `SVG images are not accepted: upload a ${typeNames("image")}.`,
   tooManyPixels: `The photo is larger than ${formatCount(PHOTO_MAX_PIXELS / 1000 ** 2)} megapixels.`,
+  imageTooManyPixels: `The image is larger than ${formatCount(PHOTO_MAX_PIXELS / 1000 ** 2)} megapixels.`,
 } as const;
 
 /** The text for a file of the wrong type, whatever its name or the browser claimed. */
 export const uploadTypeText = (kind: UploadKind) =>
-  kind === "photo"
-    ? `The photo must be a ${typeNames(kind)} image.`
+  kind !== "cv"
+    ? `The ${UPLOAD_NOUNS[kind]} must be a ${typeNames(kind)} image.`
     : `The ${UPLOAD_NOUNS[kind]} must be a ${typeNames(kind)}.`;
 
 /** The text for a file over its kind's limit. */
@@ -112,3 +149,29 @@ export const uploadTooLargeText = (kind: UploadKind) =>
 
 /** Content-hashed files (built assets, uploads): the same bytes at that URL forever. */
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
+
+/** The multipart field the editor sends an image in (POST /api/images). */
+export const IMAGE_FIELD = "image";
+
+/**
+ * A post's image as the editor inserts it and the post stores it: the file in the upload's own
+ * format (or its largest WebP) as `src`, every WebP width as `srcset`, and the largest file's
+ * dimensions, which the reader gives as `width` and `height` so the page does not shift.
+ */
+export type PostImage = { src: string; srcset: string; width: number; height: number };
+
+/** The PostImage of an upload's stored files (WebP widths smallest first, then any fallback). */
+export function postImageOf(
+  files: { hash: string; contentType: MediaType; width: number | null; height: number | null }[],
+): PostImage {
+  const webp = files.filter((file) => file.contentType === "image/webp");
+  const fallback = files.find((file) => file.contentType !== "image/webp") ?? webp.at(-1)!;
+  return {
+    src: mediaUrl(fallback.hash, fallback.contentType),
+    srcset: webp
+      .map((file) => `${mediaUrl(file.hash, file.contentType)} ${file.width}w`)
+      .join(", "),
+    width: fallback.width ?? 0,
+    height: fallback.height ?? 0,
+  };
+}

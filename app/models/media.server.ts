@@ -18,6 +18,7 @@ import sharp, { type OutputInfo } from "sharp";
 import type { Database } from "../../database/db.server";
 import { media } from "../../database/schema";
 import {
+  IMAGE_WIDTHS,
   PHOTO_MAX_PIXELS,
   PHOTO_WIDTHS,
   UPLOAD_LIMITS,
@@ -54,6 +55,9 @@ const PHOTO_DECODERS: Record<string, string> = {
   "image/apng": "png",
   "image/webp": "webp",
 };
+
+/** The post image types accepted, with sharp's decoder for each (as PHOTO_DECODERS). */
+const IMAGE_DECODERS: Record<string, string> = { ...PHOTO_DECODERS, "image/gif": "gif" };
 
 /** Encoder settings: sharp's defaults, and mozjpeg for the JPEG (smaller at the same quality). */
 const WEBP_OPTIONS = { quality: 80 } as const;
@@ -153,6 +157,118 @@ export async function processPhoto(bytes: Uint8Array): Promise<ProcessResult> {
     .toBuffer();
   files.push({ contentType: "image/jpeg", bytes: jpeg, width: largest, height: largest });
   return { ok: true, files };
+}
+
+/**
+ * The widths a post's image is served in: each of IMAGE_WIDTHS it can fill (no enlarging), and
+ * its own width when that is narrower than the largest, so the sharpest file is never lost.
+ */
+export function imageWidths(width: number): number[] {
+  const largest = IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]!;
+  const top = Math.min(width, largest);
+  return [...IMAGE_WIDTHS.filter((candidate) => candidate < top), top];
+}
+
+/**
+ * An image for a post, checked and converted: WebP files at each of `imageWidths` (smallest
+ * first), then one file in the upload's own format at the largest width for browsers without
+ * WebP (none is added for a WebP upload: its largest WebP is that). An animated GIF stays
+ * animated in both. Refuses, with the text the owner sees, a file over the size limit, SVG,
+ * anything not a JPEG, PNG, WebP or GIF by its bytes or that does not decode, and an image of
+ * more than PHOTO_MAX_PIXELS. Like a photo, it is decoded and encoded again: no metadata stays.
+ */
+export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
+  if (bytes.byteLength > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"));
+  const notAnImage = uploadTypeText("image");
+  const markup = sniffMarkup(bytes);
+  if (markup.svg) return refuse(UPLOAD_TEXT.imageSvg);
+  if (markup.markup) return refuse(notAnImage);
+  const detected = await fileTypeFromBuffer(bytes);
+  if (detected?.mime === "image/svg+xml") return refuse(UPLOAD_TEXT.imageSvg);
+  const decoder = detected ? IMAGE_DECODERS[detected.mime] : undefined;
+  if (!decoder) return refuse(notAnImage);
+  const animated = decoder === "gif" || decoder === "webp";
+
+  let width: number;
+  let pages: number;
+  try {
+    const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
+    if (header.format !== decoder || !header.width || !header.height) return refuse(notAnImage);
+    pages = animated ? (header.pages ?? 1) : 1;
+    if (header.width * header.height * pages > PHOTO_MAX_PIXELS)
+      return refuse(UPLOAD_TEXT.imageTooManyPixels);
+    // A photo taken sideways is stored upright: its served width is its height.
+    width = (header.orientation ?? 1) >= 5 ? header.height : header.width;
+  } catch {
+    return refuse(notAnImage);
+  }
+
+  const widths = imageWidths(width);
+  const largest = widths[widths.length - 1]!;
+  const files: ProcessedFile[] = [];
+  const fallbackType = detected!.mime === "image/apng" ? "image/png" : detected!.mime;
+  try {
+    if (pages > 1) {
+      // Frames cannot go through one raw buffer: each file is made from the upload itself.
+      const frames = (size: number) =>
+        sharp(bytes, { ...DECODE, animated: true }).resize({ width: size });
+      for (const size of widths) {
+        const { data, info } = await frames(size)
+          .webp(WEBP_OPTIONS)
+          .toBuffer({ resolveWithObject: true });
+        files.push(fileOf("image/webp", data, info));
+      }
+      if (fallbackType === "image/gif") {
+        const { data, info } = await frames(largest).gif().toBuffer({ resolveWithObject: true });
+        files.push(fileOf("image/gif", data, info));
+      }
+      return { ok: true, files };
+    }
+    // Decoded once (JPEG shrinks while decoding), turned upright, at the largest width; every
+    // file is then made from these raw pixels, which carry no metadata.
+    const decoded = await sharp(bytes, DECODE)
+      .rotate()
+      .resize({ width: largest })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = decoded.info;
+    const pixels = () =>
+      sharp(decoded.data, {
+        raw: { width: raw.width, height: raw.height, channels: raw.channels },
+      });
+    for (const size of widths) {
+      const { data, info } = await pixels()
+        .resize({ width: size })
+        .webp(WEBP_OPTIONS)
+        .toBuffer({ resolveWithObject: true });
+      files.push(fileOf("image/webp", data, info));
+    }
+    const fallback =
+      fallbackType === "image/jpeg"
+        ? pixels().flatten({ background: JPEG_BACKGROUND }).jpeg(JPEG_OPTIONS)
+        : fallbackType === "image/png"
+          ? pixels().png()
+          : fallbackType === "image/gif"
+            ? pixels().gif()
+            : null;
+    if (fallback) {
+      const { data, info } = await fallback.toBuffer({ resolveWithObject: true });
+      files.push(fileOf(fallbackType as MediaType, data, info));
+    }
+  } catch {
+    return refuse(notAnImage);
+  }
+  return { ok: true, files };
+}
+
+/** A converted file with the dimensions its encoder reported (one frame's, for animations). */
+function fileOf(contentType: MediaType, data: Buffer, info: OutputInfo): ProcessedFile {
+  return {
+    contentType,
+    bytes: data,
+    width: info.width,
+    height: info.pageHeight ?? info.height,
+  };
 }
 
 /**

@@ -1,0 +1,41 @@
+import { data } from "react-router";
+
+import { appContext } from "~/context";
+import { requireOwnerWrite } from "~/lib/session.server";
+import {
+  IMAGE_FIELD,
+  postImageOf,
+  UPLOAD_LIMITS,
+  UPLOAD_TEXT,
+  uploadTooLargeText,
+} from "~/lib/uploads";
+import { processImage, storeMedia } from "~/models/media.server";
+
+import type { Route } from "./+types/api.images";
+
+const refuse = (error: string, status = 400) => data({ ok: false, error }, { status });
+
+/**
+ * POST /api/images: an image for a post (owner only), as the `image` field of a multipart form,
+ * whatever type its part claims (the bytes decide). Answers 201 with what the editor inserts
+ * (the fallback file's URL, the WebP `srcset`, the dimensions), or 400/413 with the text to
+ * show. Nothing is stored unless every file was made.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") {
+    return data({ ok: false, error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
+  }
+  await requireOwnerWrite(request, context);
+  let file: FormDataEntryValue | null;
+  try {
+    file = (await request.formData()).get(IMAGE_FIELD);
+  } catch {
+    return refuse("Send the image as a multipart form.");
+  }
+  if (!(file instanceof File) || file.size === 0) return refuse(UPLOAD_TEXT.noFile);
+  if (file.size > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
+  const processed = await processImage(new Uint8Array(await file.arrayBuffer()));
+  if (!processed.ok) return refuse(processed.error);
+  const stored = await storeMedia(context.get(appContext).db, "image", processed.files);
+  return data({ ok: true, image: postImageOf(stored) }, { status: 201 });
+}
