@@ -13,6 +13,7 @@
 import type { HighlighterCore } from "shiki/core";
 
 import { CODE_LANGUAGES, PLAIN_TEXT, codeLanguageOf } from "./code-languages";
+import { decodeEntities } from "./post-rules";
 
 /** The two themes, with WCAG AA contrast for every token colour on their own backgrounds. */
 export const CODE_THEMES = { light: "github-light-default", dark: "github-dark-default" } as const;
@@ -86,20 +87,9 @@ function highlightWith(loaded: HighlighterCore, code: string, language: string):
 
 const CODE_BLOCK = /<pre\b[^>]*>\s*<code\b([^>]*)>([\s\S]*?)<\/code>\s*<\/pre>/g;
 const LANGUAGE_CLASS = /\bclass="[^"]*?\blanguage-([^\s"]+)/;
-const ENTITY = /&(?:amp|lt|gt|quot|#39|#x27|nbsp);/g;
-const ENTITIES: Record<string, string> = {
-  "&amp;": "&",
-  "&lt;": "<",
-  "&gt;": ">",
-  "&quot;": '"',
-  "&#39;": "'",
-  "&#x27;": "'",
-  "&nbsp;": "\u00a0",
-};
-
 /** A code block's text from sanitized HTML: any markup inside it dropped, entities decoded. */
 function codeText(inner: string): string {
-  return inner.replace(/<[^>]*>/g, "").replace(ENTITY, (entity) => ENTITIES[entity] ?? entity);
+  return decodeEntities(inner.replace(/<[^>]*>/g, ""));
 }
 
 /**

@@ -1,11 +1,14 @@
 import { ArrowLeft, Pencil } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Link } from "react-router";
 
 import { useIsOwner } from "~/components/header";
 import { appContext } from "~/context";
+import { attachContentActions } from "~/lib/content-actions";
 import { formatLongDate } from "~/lib/format";
 import { parseSerialId } from "~/lib/ids";
+import { renderPostHtml, type RenderedPost } from "~/lib/post-render.server";
+import { readingTimeText } from "~/lib/post-rules";
 import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { excerpt, pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
@@ -17,10 +20,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });
-  // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table.
+  // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table,
+  // then framed for reading (anchors, code block heads, responsive images).
   const sanitizePostHtml = await loadPostSanitizer();
   const content = sanitizePostHtml(post.content);
-  const contentEn = post.contentEn?.trim() ? sanitizePostHtml(post.contentEn) : null;
+  const rendered = renderPostHtml(content);
+  const english: RenderedPost | null = post.contentEn?.trim()
+    ? renderPostHtml(sanitizePostHtml(post.contentEn))
+    : null;
   return {
     post: {
       id: post.id,
@@ -28,8 +35,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       description: post.description?.trim() || excerpt(content),
       createdAt: post.createdAt,
       updatedAt: post.updatedAt,
-      content,
-      contentEn,
+      content: rendered,
+      contentEn: english,
     },
   };
 }
@@ -87,7 +94,19 @@ function BackToBlog() {
 export default function PostReader({ loaderData }: Route.ComponentProps) {
   const { post } = loaderData;
   const [english, setEnglish] = useState(false);
+  const [announcement, setAnnouncement] = useState("");
   const owner = useIsOwner();
+  const body = useRef<HTMLDivElement>(null);
+
+  // Copy buttons and heading links in the server's markup (app/lib/content-actions.ts).
+  useEffect(() => {
+    if (!body.current) return;
+    return attachContentActions(body.current, (text) => {
+      // Cleared first, so saying the same thing twice is announced twice.
+      setAnnouncement("");
+      requestAnimationFrame(() => setAnnouncement(text));
+    });
+  }, [post?.id]);
 
   if (!post) {
     return (
@@ -99,6 +118,7 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
   }
 
   const showEnglish = english && post.contentEn !== null;
+  const shown = showEnglish ? post.contentEn! : post.content;
   return (
     <article className="mx-auto max-w-3xl py-12">
       <div className="flex items-center justify-between">
@@ -123,6 +143,9 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
         >
           {formatLongDate(post.createdAt)}
         </time>
+        <span className="text-slate-600 dark:text-slate-400">
+          {readingTimeText(shown.readingMinutes)}
+        </span>
         {post.contentEn !== null ? (
           <>
             <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-900 dark:bg-sky-900 dark:text-sky-100">
@@ -153,12 +176,43 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
       <hr className="my-8 border-slate-200 dark:border-slate-800" />
+      {shown.toc.length > 0 ? <TableOfContents entries={shown.toc} /> : null}
       <div
+        ref={body}
         data-testid="post-content"
         lang={showEnglish ? "en" : undefined}
-        className="prose prose-slate max-w-none break-words dark:prose-invert prose-a:text-sky-800 dark:prose-a:text-sky-300"
-        dangerouslySetInnerHTML={{ __html: showEnglish ? post.contentEn! : post.content }}
+        className="post-body prose prose-slate max-w-none break-words dark:prose-invert prose-a:text-sky-800 dark:prose-a:text-sky-300"
+        dangerouslySetInnerHTML={{ __html: shown.html }}
       />
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
     </article>
+  );
+}
+
+/** The post's h2 and h3 headings as links, h3 nested under the h2 before them. */
+function TableOfContents({ entries }: { entries: RenderedPost["toc"] }) {
+  return (
+    <nav
+      aria-labelledby="toc-heading"
+      className="mb-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+    >
+      <h2 id="toc-heading" className="text-sm font-semibold text-slate-900 dark:text-white">
+        Contents
+      </h2>
+      <ol className="mt-2 space-y-1 text-sm">
+        {entries.map((entry) => (
+          <li key={entry.id} className={entry.level === 3 ? "ml-4" : undefined}>
+            <a
+              href={`#${entry.id}`}
+              className="text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
+            >
+              {entry.text}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }

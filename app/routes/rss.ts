@@ -1,4 +1,5 @@
 import { appContext } from "~/context";
+import { absoluteMediaUrls } from "~/lib/post-render.server";
 import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { escapeXml } from "~/lib/xml";
 import { listRecentPosts } from "~/models/posts.server";
@@ -9,7 +10,10 @@ import type { Route } from "./+types/rss";
 /** How many posts the feed carries. */
 export const FEED_SIZE = 20;
 
-/** RSS 2.0 with the newest posts and their full, sanitized content (escaped, not CDATA). */
+/**
+ * RSS 2.0 with the newest posts and their full, sanitized content (escaped, not CDATA), images
+ * at absolute URLs.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, env } = context.get(appContext);
   const [posts, sanitizePostHtml, site] = await Promise.all([
@@ -27,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
       `      <pubDate>${post.createdAt.toUTCString()}</pubDate>`,
       post.description ? `      <description>${escapeXml(post.description)}</description>` : null,
-      `      <content:encoded>${escapeXml(sanitizePostHtml(post.content))}</content:encoded>`,
+      `      <content:encoded>${escapeXml(absoluteMediaUrls(sanitizePostHtml(post.content), base))}</content:encoded>`,
       "    </item>",
     ]
       .filter((line) => line !== null)

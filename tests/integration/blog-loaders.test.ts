@@ -68,9 +68,9 @@ describe("the blog loaders", () => {
       context: routeContext(database),
       params: { id: String(row!.id) },
     } as unknown as PostRoute.LoaderArgs)) as {
-      post: { content: string; contentEn: string | null };
+      post: { content: { html: string }; contentEn: { html: string } | null };
     };
-    expect(result.post.content).toBe("<p>ok</p>");
+    expect(result.post.content.html).toBe("<p>ok</p>");
     // A blank English version counts as none: no badge, no toggle.
     expect(result.post.contentEn).toBeNull();
   });
