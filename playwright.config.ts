@@ -14,6 +14,7 @@ const servers = {
   editor: { port: 3213, seed: "false" },
   contact: { port: 3214, seed: "false" },
   profile: { port: 3215, seed: "true" },
+  writing: { port: 3216, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -46,7 +47,14 @@ export default defineConfig({
   projects: [
     {
       name: "site",
-      testIgnore: [/blog\.spec/, /xss\.spec/, /editor\.spec/, /contact\.spec/, /profile\.spec/],
+      testIgnore: [
+        /blog\.spec/,
+        /xss\.spec/,
+        /editor\.spec/,
+        /contact\.spec/,
+        /profile\.spec/,
+        /writing\.spec/,
+      ],
       use: { baseURL: base(servers.site.port) },
     },
     { name: "blog", testMatch: /blog\.spec/, use: { baseURL: base(servers.blog.port) } },
@@ -54,6 +62,7 @@ export default defineConfig({
     { name: "editor", testMatch: /editor\.spec/, use: { baseURL: base(servers.editor.port) } },
     { name: "contact", testMatch: /contact\.spec/, use: { baseURL: base(servers.contact.port) } },
     { name: "profile", testMatch: /profile\.spec/, use: { baseURL: base(servers.profile.port) } },
+    { name: "writing", testMatch: /writing\.spec/, use: { baseURL: base(servers.writing.port) } },
   ],
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;

@@ -50,12 +50,16 @@ const escapeAttribute = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 function attributesOf(source: string): Record<string, string> {
-  return Object.fromEntries([...source.matchAll(ATTRIBUTE)].map(([, name, value]) => [name, value]));
+  return Object.fromEntries(
+    [...source.matchAll(ATTRIBUTE)].map(([, name, value]) => [name, value]),
+  );
 }
 
 /** Words, counted in the post's visible text, code included. */
 export function readingMinutes(html: string): number {
-  const words = textOfHtml(html.replace(/<[^>]*>/g, " ")).split(/\s+/).filter(Boolean).length;
+  const words = textOfHtml(html.replace(/<[^>]*>/g, " "))
+    .split(/\s+/)
+    .filter(Boolean).length;
   return Math.max(1, Math.round(words / READING_WORDS_PER_MINUTE));
 }
 
@@ -99,8 +103,7 @@ export function renderPostHtml(html: string): RenderedPost {
     images += 1;
     const { src, srcset, alt = "", width, height } = attributesOf(source);
     if (!src) return match;
-    const eager =
-      images === 1 && textOfHtml(rendered.slice(0, offset)).length < EAGER_TEXT_BEFORE;
+    const eager = images === 1 && textOfHtml(rendered.slice(0, offset)).length < EAGER_TEXT_BEFORE;
     const size = width && height ? ` width="${width}" height="${height}"` : "";
     const img =
       `<img src="${src}" alt="${alt}"${size}` +

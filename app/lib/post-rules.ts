@@ -22,7 +22,7 @@ export const EDITOR_TEXT = {
 /** How many images in post HTML have no alt text (an empty or missing `alt`). */
 export function imagesWithoutAlt(html: string): number {
   const images = html.match(/<img\b[^>]*>/gi) ?? [];
-  return images.filter((tag) => !/\balt="[^"]*\S[^"]*"/i.test(tag)).length;
+  return images.filter((tag) => !/\balt="[^"]*[^"\s][^"]*"/i.test(tag)).length;
 }
 
 /** Said when a post is saved with an image that has no alt text. */

@@ -1,9 +1,9 @@
 // The data behind the test-only routes, which only a TEST_ROUTES=1 build has (app/routes.ts).
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 
 import type { Database } from "../../database/db.server";
-import { blogPosts, contactMessages } from "../../database/schema";
+import { blogPosts, contactMessages, media } from "../../database/schema";
 
 export const testPostsSchema = z.object({
   /** Delete every post first. */
@@ -50,6 +50,12 @@ export async function storeRawPosts(db: Database, input: z.infer<typeof testPost
 
 export function allPostsRaw(db: Database) {
   return db.select().from(blogPosts).orderBy(blogPosts.id);
+}
+
+/** How many uploaded files of a purpose are stored (tests check that a refusal stores none). */
+export async function mediaCount(db: Database, purpose: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(media).where(eq(media.purpose, purpose));
+  return row?.n ?? 0;
 }
 
 export async function resetContactMessages(db: Database) {

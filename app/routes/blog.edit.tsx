@@ -7,7 +7,7 @@ import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/lib/post-rules";
 import { pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
-import { loadPostSanitizer } from "~/lib/sanitize.server";
+import { loadWriteSanitizer } from "~/lib/sanitize.server";
 import { requireOwnerPage } from "~/lib/session.server";
 import { getPost } from "~/models/posts.server";
 
@@ -18,10 +18,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });
-  const sanitizePostHtml = await loadPostSanitizer();
   // Sanitized on save, and again here: the editor renders it, so a row written around the
-  // API (by hand, or by an older version) must not run in the owner's browser either.
+  // API (by hand, or by an older version) must not run in the owner's browser either. The
+  // write sanitizer also takes the highlighter's tokens off: a code block comes back as its
+  // language and text, which is what the editor edits (and the server highlights again).
   // content_en is never edited here.
+  const sanitizePostHtml = await loadWriteSanitizer();
   return {
     post: {
       id: post.id,

@@ -1,5 +1,5 @@
 import { appContext } from "~/context";
-import { allPostsRaw, storeRawPosts, testPostsSchema } from "~/lib/test-routes.server";
+import { allPostsRaw, mediaCount, storeRawPosts, testPostsSchema } from "~/lib/test-routes.server";
 
 import type { Route } from "./+types/test.posts";
 
@@ -11,7 +11,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   return Response.json({ ids });
 }
 
-/** GET: every stored post as it is in the table, so tests can check what a request changed. */
+/**
+ * GET: every stored post as it is in the table, and how many post images are stored, so tests
+ * can check what a request changed.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  return Response.json({ posts: await allPostsRaw(context.get(appContext).db) });
+  const { db } = context.get(appContext);
+  return Response.json({ posts: await allPostsRaw(db), images: await mediaCount(db, "image") });
 }

@@ -3,7 +3,13 @@ import { lazy, Suspense, useId, useRef, useState, useSyncExternalStore } from "r
 import { Link, useNavigate } from "react-router";
 
 import { importOrReloadOnce } from "~/lib/chunk-reload";
-import { EDITOR_TEXT, POST_LIMITS, textOfHtml } from "~/lib/post-rules";
+import {
+  EDITOR_TEXT,
+  imagesWithoutAlt,
+  missingAltText,
+  POST_LIMITS,
+  textOfHtml,
+} from "~/lib/post-rules";
 
 import { EditorPlaceholder } from "./editor-placeholder";
 
@@ -39,6 +45,7 @@ export function PostEditor({ post }: { post?: EditablePost }) {
   const [html, setHtml] = useState(post?.content ?? "");
   const [empty, setEmpty] = useState(textOfHtml(post?.content ?? "") === "");
   const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
 
   const editing = post !== undefined;
@@ -48,6 +55,13 @@ export function PostEditor({ post }: { post?: EditablePost }) {
       window.alert(EDITOR_TEXT.empty);
       return;
     }
+    // Every image needs alt text; the server refuses the post too, this says which problem.
+    const withoutAlt = imagesWithoutAlt(html);
+    if (withoutAlt > 0) {
+      setProblem(missingAltText(withoutAlt));
+      return;
+    }
+    setProblem(null);
     setSaving(true);
     try {
       const response = await fetch(editing ? `/api/posts/${post.id}` : "/api/posts", {
@@ -111,6 +125,14 @@ export function PostEditor({ post }: { post?: EditablePost }) {
         </div>
       </div>
 
+      {problem ? (
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+        >
+          {problem}
+        </p>
+      ) : null}
       <h1 className="mt-8 text-3xl font-bold text-slate-900 dark:text-white">
         {editing ? "Edit post" : "New post"}
       </h1>
@@ -154,14 +176,16 @@ export function PostEditor({ post }: { post?: EditablePost }) {
                 labelId={contentLabelId}
                 onChange={(next, isEmpty) => {
                   setHtml(next);
+                  if (problem && imagesWithoutAlt(next) === 0) setProblem(null);
                   setEmpty(isEmpty);
                 }}
               />
             </Suspense>
           </div>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-            Shortcuts: <kbd>Ctrl+B</kbd> bold, <kbd>Ctrl+I</kbd> italic, <kbd>Ctrl+Z</kbd> undo,{" "}
-            <kbd>Ctrl+Y</kbd> redo
+            Shortcuts: <kbd>Ctrl+B</kbd> bold, <kbd>Ctrl+I</kbd> italic, <kbd>Ctrl+E</kbd> inline
+            code, <kbd>Ctrl+K</kbd> link, <kbd>Ctrl+Z</kbd> undo, <kbd>Ctrl+Y</kbd> redo. Paste or
+            drop images; pasted Markdown is formatted.
           </p>
         </div>
         <section aria-labelledby="preview-heading">

@@ -26,6 +26,14 @@ export function selectToolbarState({ editor }: EditorStateSnapshot<Editor>) {
     orderedList: isActive(judged, "orderedList"),
     blockquote: isActive(judged, "blockquote"),
     codeBlock: isActive(judged, "codeBlock"),
+    code: isActive(judged, "code"),
+    link: isActive(judged, "link"),
+    table: isActive(state, "table"),
+    headerCell: isActive(state, "tableHeader"),
+    image: isActive(state, "image"),
+    codeLanguage: isActive(judged, "codeBlock")
+      ? ((editor.getAttributes("codeBlock").language as string | null) ?? null)
+      : null,
     canUndo: editor.can().chain().undo().run(),
     canRedo: editor.can().chain().redo().run(),
   };
