@@ -3,7 +3,7 @@ import { BODY_LIMITS } from "./limits";
 import { highlightCodeBlocks } from "./highlight.server";
 import { imagesWithoutAlt, missingAltText, POST_LIMITS, textOfHtml } from "./post-rules";
 import { postSchema, type PostInput } from "./post-schema";
-import { loadWriteSanitizer } from "./sanitize.server";
+import { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
 
 /** Request bodies above this are refused unread (the post API's body limit). */
 export const MAX_POST_REQUEST_BYTES = BODY_LIMITS.post;
@@ -51,6 +51,8 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
   }
   const withoutAlt = imagesWithoutAlt(clean);
   if (withoutAlt > 0) return { ok: false, status: 400, error: missingAltText(withoutAlt) };
-  const content = await highlightCodeBlocks(clean);
+  // Stored as the stored sanitizer writes it (its entities, its attribute order), so that the
+  // sanitizing on every render finds nothing to change.
+  const content = (await loadPostSanitizer())(await highlightCodeBlocks(clean));
   return { ok: true, value: { ...parsed.data, content } };
 }

@@ -145,12 +145,14 @@ function cellTransform(tagName: string): sanitizeHtml.Transformer {
   });
 }
 
+const SHIKI_TOKEN = /(?:^|;)\s*(?:color|--shiki-dark)\s*:\s*#[0-9a-f]{3,8}\s*(?:;|$)/i;
+
 const STORED: sanitizeHtml.IOptions = {
   ...WRITE,
   allowedTags: [...(WRITE.allowedTags as string[]), "span"],
   allowedAttributes: {
     ...WRITE.allowedAttributes,
-    pre: ["class", "style", { name: "tabindex", multiple: false, values: ["0"] }],
+    pre: ["class", "style", "tabindex"],
     span: ["class", "style"],
   },
   allowedClasses: {
@@ -159,6 +161,20 @@ const STORED: sanitizeHtml.IOptions = {
     span: ["line"],
   },
   allowedStyles: { pre: BLOCK_STYLES, span: TOKEN_STYLES },
+  transformTags: {
+    ...WRITE.transformTags,
+    // A code block is focusable (it scrolls sideways by keyboard) and nothing else.
+    pre: (_tagName, { tabindex, ...attribs }) => ({
+      tagName: "pre",
+      attribs: tabindex === "0" ? { ...attribs, tabindex } : attribs,
+    }),
+    // Only Shiki's spans: a line, or a token with a colour. Any other span is unwrapped (renamed
+    // to a tag no list allows, so its text stays and the tag goes).
+    span: (_tagName, attribs) =>
+      attribs.class === "line" || SHIKI_TOKEN.test(attribs.style ?? "")
+        ? { tagName: "span", attribs }
+        : { tagName: "unwrapped-span", attribs: {} },
+  },
 };
 
 type Sanitize = (html: string) => string;

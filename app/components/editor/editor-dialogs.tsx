@@ -15,15 +15,16 @@ const primary =
 const secondary =
   "rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
 
-/** A modal dialog with one field: open while `open`, Escape or Cancel closes it. */
+/**
+ * A modal dialog with one field, open for as long as it is rendered (its owner renders it only
+ * while wanted, so each opening starts from its initial values); Escape or Cancel closes it.
+ */
 function FieldDialog({
-  open,
   title,
   onClose,
   onSubmit,
   children,
 }: {
-  open: boolean;
   title: string;
   onClose: () => void;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -33,10 +34,8 @@ function FieldDialog({
   const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
+    if (element && !element.open) element.showModal();
+  }, []);
   return (
     <dialog
       ref={dialog}
@@ -63,13 +62,11 @@ function FieldDialog({
 
 /** Add, change or remove the link on the selection (the Link button, Ctrl+K). */
 export function LinkDialog({
-  open,
   initialHref,
   onApply,
   onRemove,
   onClose,
 }: {
-  open: boolean;
   initialHref: string | null;
   onApply: (href: string) => void;
   onRemove: () => void;
@@ -77,17 +74,10 @@ export function LinkDialog({
 }) {
   const inputId = useId();
   const errorId = useId();
-  const [value, setValue] = useState("");
+  const [value, setValue] = useState(initialHref ?? "");
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (open) {
-      setValue(initialHref ?? "");
-      setError(null);
-    }
-  }, [open, initialHref]);
   return (
     <FieldDialog
-      open={open}
       title={initialHref ? "Edit link" : "Add link"}
       onClose={onClose}
       onSubmit={() => {
@@ -141,12 +131,10 @@ export function LinkDialog({
 
 /** Asks for an image's alt text (after an upload, or from the toolbar's Alt text button). */
 export function AltTextDialog({
-  open,
   initialAlt,
   onSave,
   onClose,
 }: {
-  open: boolean;
   initialAlt: string;
   onSave: (alt: string) => void;
   onClose: () => void;
@@ -154,17 +142,10 @@ export function AltTextDialog({
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
-  const [value, setValue] = useState("");
+  const [value, setValue] = useState(initialAlt);
   const [error, setError] = useState(false);
-  useEffect(() => {
-    if (open) {
-      setValue(initialAlt);
-      setError(false);
-    }
-  }, [open, initialAlt]);
   return (
     <FieldDialog
-      open={open}
       title="Describe this image"
       onClose={onClose}
       onSubmit={() => {

@@ -4,7 +4,7 @@ import { NodeSelection } from "@tiptap/pm/state";
 import type { EditorView } from "@tiptap/pm/view";
 import { EditorContent, Extension, useEditor, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { UPLOAD_ACCEPT } from "~/lib/uploads";
 
@@ -123,36 +123,38 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
     return true;
   }
 
-  handlers.current.openLink = () => setLinkOpen(true);
-  handlers.current.upload = (files, at) => {
-    if (!editor) return;
-    void (async () => {
-      setNotice({ kind: "status", text: IMAGE_UPLOAD_TEXT.uploading });
-      let position = at;
-      for (const file of files) {
-        const result = await uploadImage(file);
-        if (!result.ok) {
-          setNotice({ kind: "alert", text: result.error });
-          return;
+  useEffect(() => {
+    handlers.current.openLink = () => setLinkOpen(true);
+    handlers.current.upload = (files, at) => {
+      if (!editor) return;
+      void (async () => {
+        setNotice({ kind: "status", text: IMAGE_UPLOAD_TEXT.uploading });
+        let position = at;
+        for (const file of files) {
+          const result = await uploadImage(file);
+          if (!result.ok) {
+            setNotice({ kind: "alert", text: result.error });
+            return;
+          }
+          const { src, srcset, width, height } = result.image;
+          const attrs = { src, srcset, width, height, alt: "" };
+          const chain = editor.chain().focus();
+          if (position === undefined) chain.insertContent({ type: "image", attrs });
+          else chain.insertContentAt(position, { type: "image", attrs });
+          chain.run();
+          // The image just inserted is the selected node (or ends just before the caret).
+          const { selection } = editor.state;
+          const imagePos =
+            selection instanceof NodeSelection && selection.node.type.name === "image"
+              ? selection.from
+              : findImageBefore(editor, selection.from, src);
+          position = undefined;
+          if (imagePos !== null) setAltFor(imagePos);
         }
-        const { src, srcset, width, height } = result.image;
-        const attrs = { src, srcset, width, height, alt: "" };
-        const chain = editor.chain().focus();
-        if (position === undefined) chain.insertContent({ type: "image", attrs });
-        else chain.insertContentAt(position, { type: "image", attrs });
-        chain.run();
-        // The image just inserted is the selected node (or ends just before the caret).
-        const { selection } = editor.state;
-        const imagePos =
-          selection instanceof NodeSelection && selection.node.type.name === "image"
-            ? selection.from
-            : findImageBefore(editor, selection.from, src);
-        position = undefined;
-        if (imagePos !== null) setAltFor(imagePos);
-      }
-      setNotice(null);
-    })();
-  };
+        setNotice(null);
+      })();
+    };
+  });
 
   const selectedImage = (): number | null => {
     if (!editor) return null;
@@ -203,43 +205,45 @@ export default function RichTextEditor({ initialHtml, labelId, onChange }: RichT
         </p>
       ) : null}
       <EditorContent editor={editor} />
-      <LinkDialog
-        open={linkOpen}
-        initialHref={linkOpen ? ((editor.getAttributes("link").href as string) ?? null) : null}
-        onClose={() => {
-          setLinkOpen(false);
-          editor.commands.focus();
-        }}
-        onApply={(href) => {
-          setLinkOpen(false);
-          const chain = editor.chain().focus();
-          if (editor.state.selection.empty && !editor.isActive("link")) {
-            chain.insertContent({
-              type: "text",
-              text: href,
-              marks: [{ type: "link", attrs: { href } }],
-            });
-          } else {
-            chain.extendMarkRange("link").setLink({ href });
-          }
-          chain.run();
-        }}
-        onRemove={() => {
-          setLinkOpen(false);
-          editor.chain().focus().extendMarkRange("link").unsetLink().run();
-        }}
-      />
-      <AltTextDialog
-        open={altFor !== null}
-        initialAlt={currentAlt}
-        onClose={() => setAltFor(null)}
-        onSave={(alt) => {
-          const at = altFor;
-          setAltFor(null);
-          if (at === null || editor.state.doc.nodeAt(at)?.type.name !== "image") return;
-          editor.chain().focus().setNodeSelection(at).updateAttributes("image", { alt }).run();
-        }}
-      />
+      {linkOpen ? (
+        <LinkDialog
+          initialHref={(editor.getAttributes("link").href as string) ?? null}
+          onClose={() => {
+            setLinkOpen(false);
+            editor.commands.focus();
+          }}
+          onApply={(href) => {
+            setLinkOpen(false);
+            const chain = editor.chain().focus();
+            if (editor.state.selection.empty && !editor.isActive("link")) {
+              chain.insertContent({
+                type: "text",
+                text: href,
+                marks: [{ type: "link", attrs: { href } }],
+              });
+            } else {
+              chain.extendMarkRange("link").setLink({ href });
+            }
+            chain.run();
+          }}
+          onRemove={() => {
+            setLinkOpen(false);
+            editor.chain().focus().extendMarkRange("link").unsetLink().run();
+          }}
+        />
+      ) : null}
+      {altFor !== null ? (
+        <AltTextDialog
+          initialAlt={currentAlt}
+          onClose={() => setAltFor(null)}
+          onSave={(alt) => {
+            const at = altFor;
+            setAltFor(null);
+            if (at === null || editor.state.doc.nodeAt(at)?.type.name !== "image") return;
+            editor.chain().focus().setNodeSelection(at).updateAttributes("image", { alt }).run();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
