@@ -69,6 +69,16 @@ export function loadHighlighter(): Promise<HighlighterCore> {
   return highlighter;
 }
 
+/**
+ * Starts loading the highlighter without waiting for it: the editor's pages call this, so that
+ * by the time the owner saves, the first save does not also pay for loading every grammar.
+ */
+export function warmHighlighter(): void {
+  loadHighlighter().catch(() => {
+    // The save itself will try again and report the failure.
+  });
+}
+
 function highlightWith(loaded: HighlighterCore, code: string, language: string): string {
   return loaded.codeToHtml(code, {
     lang: language,

@@ -8,6 +8,7 @@ import { EDITOR_TEXT } from "~/lib/post-rules";
 import { pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
 import { loadWriteSanitizer } from "~/lib/sanitize.server";
+import { warmHighlighter } from "~/lib/highlight.server";
 import { requireOwnerPage } from "~/lib/session.server";
 import { getPost } from "~/models/posts.server";
 
@@ -15,6 +16,7 @@ import type { Route } from "./+types/blog.edit";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);
+  warmHighlighter();
   const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);
   if (!post) return data({ post: null }, { status: 404 });

@@ -1,12 +1,14 @@
 import { PostEditor } from "~/components/editor/post-editor";
 import { pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
+import { warmHighlighter } from "~/lib/highlight.server";
 import { requireOwnerPage } from "~/lib/session.server";
 
 import type { Route } from "./+types/blog.new";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);
+  warmHighlighter();
   return null;
 }
 
