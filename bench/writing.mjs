@@ -1,4 +1,4 @@
-// npm run bench:writing: what writing costs the server (issue 14). Requests go through the built
+// npm run bench:writing: what writing a post costs the server. Requests go through the built
 // site in-process on a new PGlite database, as the owner, one at a time. A benchmark, not a test:
 // it prints tables and asserts nothing. Each case runs beside a reference in alternating rounds.
 //

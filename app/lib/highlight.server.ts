@@ -1,5 +1,5 @@
 /**
- * Code highlighting, done once on the server when a post is saved (docs/product.md#posts):
+ * Code highlighting, done once on the server when a post is saved (docs/product.md#developer-blog):
  * readers download no highlighter, and the stored post already holds the coloured tokens.
  *
  * Shiki with two themes at once: each token carries its light colour as `color` and its dark

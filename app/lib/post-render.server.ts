@@ -41,13 +41,46 @@ const RESERVED_IDS = new Set(["main", "preview-heading", "toc-heading"]);
 export const ANCHOR_LABEL = (heading: string) => `Copy the link to “${heading}”`;
 
 const HEADING = /<h([1-3])>([\s\S]*?)<\/h\1>/g;
-const CODE_BLOCK = /<pre\b([^>]*)>([\s\S]*?)<\/pre>/g;
-const TABLE = /<table>([\s\S]*?)<\/table>/g;
 const IMAGE = /<img\b([^>]*?)\s*\/?>/g;
 const ATTRIBUTE = /([a-z-]+)="([^"]*)"/g;
 
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * Replaces each outermost `tag` element (found by counting its opening and closing tags, so one
+ * nested in another is part of it) with what `replace` makes of its attributes and content.
+ * Sanitized HTML is balanced, so the count is exact.
+ */
+function replaceOutermost(
+  html: string,
+  tag: string,
+  replace: (attributes: string, inner: string) => string,
+): string {
+  const pattern = new RegExp(`<${tag}\\b([^>]*)>|</${tag}>`, "g");
+  let result = "";
+  let depth = 0;
+  let start = 0;
+  let attributes = "";
+  let innerStart = 0;
+  for (const match of html.matchAll(pattern)) {
+    if (match[0].startsWith("</")) {
+      depth -= 1;
+      if (depth === 0) {
+        result += replace(attributes, html.slice(innerStart, match.index));
+        start = match.index + match[0].length;
+      }
+      continue;
+    }
+    if (depth === 0) {
+      result += html.slice(start, match.index);
+      attributes = match[1] ?? "";
+      innerStart = match.index + match[0].length;
+    }
+    depth += 1;
+  }
+  return depth === 0 ? result + html.slice(start) : html;
+}
 
 function attributesOf(source: string): Record<string, string> {
   return Object.fromEntries(
@@ -80,7 +113,7 @@ export function renderPostHtml(html: string): RenderedPost {
     );
   });
 
-  rendered = rendered.replace(CODE_BLOCK, (_match, attributes: string, inner: string) => {
+  rendered = replaceOutermost(rendered, "pre", (attributes, inner) => {
     const language = /class="language-([a-z]+)"/.exec(inner)?.[1] ?? "text";
     const label = codeLanguageLabel(language);
     const focusable = /\btabindex=/.test(attributes) ? attributes : `${attributes} tabindex="0"`;
@@ -93,9 +126,12 @@ export function renderPostHtml(html: string): RenderedPost {
   });
 
   let tables = 0;
-  rendered = rendered.replace(TABLE, (match) => {
+  rendered = replaceOutermost(rendered, "table", (attributes, inner) => {
     tables += 1;
-    return `<div class="table-scroll" role="region" aria-label="Table ${tables}" tabindex="0">${match}</div>`;
+    return (
+      `<div class="table-scroll" role="region" aria-label="Table ${tables}" tabindex="0">` +
+      `<table${attributes}>${inner}</table></div>`
+    );
   });
 
   let images = 0;

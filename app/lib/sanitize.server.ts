@@ -168,14 +168,29 @@ const STORED: sanitizeHtml.IOptions = {
       tagName: "pre",
       attribs: tabindex === "0" ? { ...attribs, tabindex } : attribs,
     }),
-    // Only Shiki's spans: a line, or a token with a colour. Any other span is unwrapped (renamed
-    // to a tag no list allows, so its text stays and the tag goes).
-    span: (_tagName, attribs) =>
-      attribs.class === "line" || SHIKI_TOKEN.test(attribs.style ?? "")
-        ? { tagName: "span", attribs }
-        : { tagName: "unwrapped-span", attribs: {} },
+    // Only Shiki's spans keep anything: a line, or a token with a colour. Any other span loses
+    // its attributes here and its tags in `unwrapBareSpans`, keeping its text.
+    span: (_tagName, attribs) => ({
+      tagName: "span",
+      attribs: attribs.class === "line" || SHIKI_TOKEN.test(attribs.style ?? "") ? attribs : {},
+    }),
   },
 };
+
+/**
+ * Sanitized HTML without its attribute-less `<span>` tags (their text stays). sanitize-html's
+ * output is balanced, so a stack pairs each closing tag with its opening one. (Renaming such a
+ * span to a disallowed tag in a transform instead leaves a stray closing tag behind.)
+ */
+function unwrapBareSpans(html: string): string {
+  if (!html.includes("<span>")) return html;
+  const bare: boolean[] = [];
+  return html.replace(/<span(\s[^>]*)?>|<\/span>/g, (tag, attributes?: string) => {
+    if (tag === "</span>") return bare.pop() ? "" : tag;
+    bare.push(!attributes);
+    return attributes ? tag : "";
+  });
+}
 
 type Sanitize = (html: string) => string;
 let sanitizers: Promise<{ write: Sanitize; stored: Sanitize }> | undefined;
@@ -187,7 +202,7 @@ let sanitizers: Promise<{ write: Sanitize; stored: Sanitize }> | undefined;
 function loadSanitizers() {
   sanitizers ??= import("sanitize-html").then(({ default: sanitizeHtml }) => ({
     write: (html: string) => sanitizeHtml(html, WRITE),
-    stored: (html: string) => sanitizeHtml(html, STORED),
+    stored: (html: string) => unwrapBareSpans(sanitizeHtml(html, STORED)),
   }));
   return sanitizers;
 }

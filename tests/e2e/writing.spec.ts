@@ -1,4 +1,4 @@
-// Writing for developers (issue 14): highlighted code, images, tables, rules, inline code, links,
+// Writing for developers: highlighted code, images, tables, rules, inline code, links,
 // Markdown paste, and the reader's reading time, contents and anchors. One server of its own
 // (port 3216, playwright.config.ts), fresh at every run: the first post saved here is the first
 // highlight since the server started, which is when Shiki has been seen to get colours wrong.
@@ -364,6 +364,59 @@ test.describe("images", () => {
   });
 });
 
+test("the image API: owner only, same site only, size-capped on the server; refusals store nothing", async ({
+  playwright,
+  baseURL,
+  request,
+}) => {
+  const png = await sharp({ create: { width: 50, height: 40, channels: 3, background: "#123" } })
+    .png()
+    .toBuffer();
+  const form = (buffer: Buffer, name = "x.png") => ({
+    image: { name, mimeType: "image/png", buffer },
+  });
+  const before = (await stored(request)).images;
+  const anonymous = await playwright.request.newContext({ baseURL });
+  expect((await anonymous.post("/api/images", { multipart: form(png) })).status()).toBe(401);
+  await anonymous.dispose();
+
+  const owner = await playwright.request.newContext({ baseURL });
+  await signInRequest(owner);
+  for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+    expect((await owner.post("/api/images", { multipart: form(png), headers })).status()).toBe(403);
+  }
+  // Past the editor's own check: a file over 10 MB is refused by the server too.
+  const big = Buffer.concat([png, Buffer.alloc(10_000_001 - png.length)]);
+  const tooBig = await owner.post("/api/images", { multipart: form(big) });
+  expect(tooBig.status()).toBe(413);
+  expect(await tooBig.json()).toEqual({ ok: false, error: "The image is larger than 10 MB." });
+  // A request body far past the route's limit is cut off unread.
+  const huge = Buffer.alloc(11_000_000, 1);
+  expect((await owner.post("/api/images", { multipart: form(huge) })).status()).toBe(413);
+  const svg = await owner.post("/api/images", {
+    multipart: form(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), "x.svg"),
+  });
+  expect(svg.status()).toBe(400);
+  expect(await svg.json()).toEqual({
+    ok: false,
+    error: "SVG images are not accepted: upload a JPEG, PNG, WebP or GIF.",
+  });
+  expect((await owner.post("/api/images", { form: { image: "text" } })).status()).toBe(400);
+  expect((await stored(request)).images).toBe(before);
+
+  const ok = await owner.post("/api/images", { multipart: form(png) });
+  expect(ok.status()).toBe(201);
+  const { image } = (await ok.json()) as { image: { src: string; srcset: string } };
+  expect(image).toEqual({
+    src: expect.stringMatching(/^\/media\/[0-9a-f]{64}\.png$/),
+    srcset: expect.stringMatching(/^\/media\/[0-9a-f]{64}\.webp 50w$/),
+    width: 50,
+    height: 40,
+  });
+  expect((await stored(request)).images).toBe(before + 2);
+  await owner.dispose();
+});
+
 test("tables, rule, inline code and links from the toolbar and shortcuts", async ({
   page,
   request,
@@ -379,12 +432,19 @@ test("tables, rule, inline code and links from the toolbar and shortcuts", async
     "aria-pressed",
     "true",
   );
+  // The button does the same: on, then off again.
+  await selectText(page, "pushing");
+  await page.getByRole("button", { name: "Inline code" }).click();
+  await expect(editorArea(page).locator("code").nth(1)).toHaveText("pushing");
+  await page.getByRole("button", { name: "Inline code" }).click();
+  await expect(editorArea(page).locator("code")).toHaveCount(1);
 
   // Ctrl+K on the word "Run": a refused scheme says why; https is applied; then removed.
   await selectText(page, "Run");
   await page.keyboard.press("Control+k");
   const linkDialog = page.getByRole("dialog", { name: "Add link" });
   await expect(linkDialog).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await linkDialog.getByLabel("URL").fill("javascript:alert(1)");
   await linkDialog.getByRole("button", { name: "Apply" }).click();
   await expect(linkDialog.getByRole("alert")).toHaveText(
@@ -433,6 +493,10 @@ test("tables, rule, inline code and links from the toolbar and shortcuts", async
   await expect(table.locator("th").first()).toHaveText("Command");
   await page.keyboard.press("Tab");
   await page.keyboard.type("Does");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Since");
+  // The table's own toolbar, and the rest of the editor, pass axe.
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   const tableBar = page.getByRole("toolbar", { name: "Table" });
   await expect(tableBar.getByRole("button", { name: "Header row" })).toHaveAttribute(
     "aria-pressed",
@@ -441,13 +505,15 @@ test("tables, rule, inline code and links from the toolbar and shortcuts", async
   // To the last row's last cell: rows and columns are added after it and deleted there.
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("Tab");
   await expect(tableBar.getByRole("button", { name: "Header row" })).toHaveAttribute(
     "aria-pressed",
     "false",
   );
   await tableBar.getByRole("button", { name: "Add column" }).click();
   await expect(table.locator("tr").first().locator("th")).toHaveCount(4);
+  // Into the new column, which is the one deleted.
+  await expect(editorArea(page)).toBeFocused();
+  await page.keyboard.press("Tab");
   await tableBar.getByRole("button", { name: "Delete column" }).click();
   await expect(table.locator("tr").first().locator("th")).toHaveCount(3);
   await tableBar.getByRole("button", { name: "Add row" }).click();
@@ -463,6 +529,7 @@ test("tables, rule, inline code and links from the toolbar and shortcuts", async
   const frame = content.getByRole("region", { name: "Table 1" });
   await expect(frame.locator("th").first()).toHaveText("Command");
   await expect(frame.locator("th").nth(1)).toHaveText("Does");
+  await expect(frame.locator("th").nth(2)).toHaveText("Since");
   await expect(frame.locator("tr")).toHaveCount(3);
 });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import {
   PHOTO_MAX_PIXELS,
+  postImageOf,
   UPLOAD_LIMITS,
   UPLOAD_TEXT,
   uploadTooLargeText,
@@ -13,7 +14,9 @@ import {
 } from "../../app/lib/uploads";
 import {
   deleteMediaExcept,
+  imageWidths,
   processCv,
+  processImage,
   processPhoto,
   readMedia,
   storeMedia,
@@ -281,6 +284,111 @@ describe("a photo upload", () => {
     const meta = await metadataOf(fixtures.huge);
     expect(meta.width! * meta.height!).toBeGreaterThan(PHOTO_MAX_PIXELS);
     expectRefused(await processPhoto(fixtures.huge), "The photo is larger than 50 megapixels.");
+  });
+});
+
+describe("a post's image", () => {
+  const kinds = (files: ProcessedFile[]) =>
+    files.map((f) => `${f.contentType} ${f.width}x${f.height}`);
+
+  it("is served as WebP at each width it fills, plus its own format at the largest", async () => {
+    const photo = await solid(4000, 3000).jpeg().toBuffer();
+    const result = await processImage(photo);
+    if (!result.ok) throw new Error(result.error);
+    expect(kinds(result.files)).toEqual([
+      "image/webp 480x360",
+      "image/webp 800x600",
+      "image/webp 1200x900",
+      "image/webp 1600x1200",
+      "image/jpeg 1600x1200",
+    ]);
+    for (const file of result.files) {
+      const meta = await metadataOf(file.bytes);
+      expect([meta.width, meta.height]).toEqual([file.width, file.height]);
+    }
+    expect(imageWidths(300)).toEqual([300]);
+    expect(imageWidths(1000)).toEqual([480, 800, 1000]);
+    expect(imageWidths(1600)).toEqual([480, 800, 1200, 1600]);
+  });
+
+  it("keeps a PNG's transparency in its fallback, and adds none to a WebP", async () => {
+    const png = await processImage(fixtures.png);
+    if (!png.ok) throw new Error(png.error);
+    expect(kinds(png.files)).toEqual([
+      "image/webp 480x480",
+      "image/webp 700x700",
+      "image/png 700x700",
+    ]);
+    expect((await metadataOf(png.files.at(-1)!.bytes)).hasAlpha).toBe(true);
+    const webp = await processImage(fixtures.webp);
+    if (!webp.ok) throw new Error(webp.error);
+    expect(kinds(webp.files)).toEqual([
+      "image/webp 480x320",
+      "image/webp 800x533",
+      "image/webp 900x600",
+    ]);
+    // What the editor inserts: the fallback (here the largest WebP), the WebP widths, its size.
+    const image = postImageOf(webp.files.map((f, i) => ({ ...f, hash: String(i).repeat(64) })));
+    expect(image).toEqual({
+      src: `/media/${"2".repeat(64)}.webp`,
+      srcset: `/media/${"0".repeat(64)}.webp 480w, /media/${"1".repeat(64)}.webp 800w, /media/${"2".repeat(64)}.webp 900w`,
+      width: 900,
+      height: 600,
+    });
+  });
+
+  it("keeps an animated GIF animated, in WebP and in GIF", async () => {
+    const frames = await Promise.all(
+      [RED, BLUE, RED].map((colour) => solid(600, 400, colour).png().toBuffer()),
+    );
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [100, 100, 100] })
+      .toBuffer();
+    expect((await metadataOf(gif)).pages).toBe(3);
+    const result = await processImage(gif);
+    if (!result.ok) throw new Error(result.error);
+    expect(kinds(result.files)).toEqual([
+      "image/webp 480x320",
+      "image/webp 600x400",
+      "image/gif 600x400",
+    ]);
+    for (const file of result.files) expect((await metadataOf(file.bytes)).pages).toBe(3);
+  });
+
+  it("loses its EXIF and is turned upright", async () => {
+    const result = await processImage(fixtures.jpeg);
+    if (!result.ok) throw new Error(result.error);
+    for (const file of result.files) {
+      const meta = await metadataOf(file.bytes);
+      expect(meta.exif).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+    }
+    const sideways = await processImage(fixtures.sideways);
+    if (!sideways.ok) throw new Error(sideways.error);
+    // 400×200 stored, shown as 200×400: red on top, blue below.
+    expect(kinds(sideways.files)).toEqual(["image/webp 200x400", "image/jpeg 200x400"]);
+    const jpeg = sideways.files.at(-1)!.bytes;
+    expect((await pixel(jpeg, 100, 50)).r).toBeGreaterThan(150);
+    expect((await pixel(jpeg, 100, 350)).b).toBeGreaterThan(150);
+  });
+
+  it("refuses SVG, markup, other types, oversized files and decompression bombs", async () => {
+    const cases: [Uint8Array, string][] = [
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), UPLOAD_TEXT.imageSvg],
+      [Buffer.from('<?xml version="1.0"?>\n<!-- x -->\n<svg/>'), UPLOAD_TEXT.imageSvg],
+      [Buffer.from("<html><body>hi</body></html>"), uploadTypeText("image")],
+      [Buffer.from("\x7fELF\x02\x01\x01\0binary", "binary"), uploadTypeText("image")],
+      [pdf(), uploadTypeText("image")],
+      [
+        Buffer.concat([fixtures.jpeg.subarray(0, 300), Buffer.alloc(2000, 0x55)]),
+        uploadTypeText("image"),
+      ],
+      [Buffer.alloc(UPLOAD_LIMITS.image + 1, 0xff), uploadTooLargeText("image")],
+      [fixtures.huge, UPLOAD_TEXT.imageTooManyPixels],
+    ];
+    for (const [bytes, error] of cases) expectRefused(await processImage(bytes), error);
+    expect(uploadTypeText("image")).toBe("The image must be a JPEG, PNG, WebP or GIF image.");
+    expect(uploadTooLargeText("image")).toBe("The image is larger than 10 MB.");
   });
 });
 
