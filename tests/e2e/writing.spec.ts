@@ -382,7 +382,11 @@ test("the image API: owner only, same site only, size-capped on the server; refu
 
   const owner = await playwright.request.newContext({ baseURL });
   await signInRequest(owner);
-  for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+  const crossSite: Record<string, string>[] = [
+    { origin: "https://evil.example" },
+    { "sec-fetch-site": "cross-site" },
+  ];
+  for (const headers of crossSite) {
     expect((await owner.post("/api/images", { multipart: form(png), headers })).status()).toBe(403);
   }
   // Past the editor's own check: a file over 10 MB is refused by the server too.
