@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -147,40 +147,92 @@ test.describe("the production server process", () => {
     }
   });
 
-  test("npm run owner:password sets a new password, and refuses while the server holds the database", async () => {
+  test("npm run owner:password reads the password from standard input, never from the command line, and refuses while the server holds the database", async () => {
     const port = 3226;
     const base = `http://127.0.0.1:${port}`;
     const dir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-setpw-"));
     const env = { ...process.env, NODE_ENV: "production", DATA_DIR: dir, OWNER_PASSWORD: "" };
-    const setPassword = (password: string) =>
-      spawnSync(process.execPath, ["scripts/owner-password.mjs", password], {
+    const script = (args: string[], input?: string) =>
+      spawnSync(process.execPath, ["scripts/owner-password.mjs", ...args], {
         env,
         encoding: "utf8",
+        input,
       });
+    const signsIn = async (password: string) =>
+      (
+        await fetch(`${base}/login`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ password, redirectTo: "/" }),
+          redirect: "manual",
+        })
+      ).status === 302;
     try {
       const running = startServer({ PORT: String(port), DATA_DIR: dir, OWNER_PASSWORD: "" });
       await waitForHealth(base, running.child);
-      const refused = setPassword("brand-new-password");
+      const refused = script([], "brand-new-password\n");
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain("is in use by process");
       running.child.kill("SIGTERM");
       await running.exited;
 
-      const done = setPassword("brand-new-password");
+      // On the command line it would show in `ps` and the shell's history: refused, unread.
+      const argument = script(["argument-password"]);
+      expect(argument.status).toBe(1);
+      expect(argument.stderr).toContain("Do not put the password on the command line");
+      // Too short, and nothing piped in: refused with a message.
+      expect(script([], "short\n").stderr).toContain("at least 8 characters");
+      expect(script([], "").stderr).toContain("No password on standard input");
+
+      const done = script([], "brand-new-password\nignored second line\n");
       expect(done.status, done.stderr).toBe(0);
       expect(done.stdout).toContain("The owner password is set. Every session was signed out.");
+      expect(done.stdout + done.stderr).not.toContain("brand-new-password");
 
       const again = startServer({ PORT: String(port), DATA_DIR: dir, OWNER_PASSWORD: "" });
       await waitForHealth(base, again.child);
-      const signIn = await fetch(`${base}/login`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ password: "brand-new-password", redirectTo: "/" }),
-        redirect: "manual",
-      });
-      expect(signIn.status).toBe(302);
+      expect(await signsIn("brand-new-password")).toBe(true);
+      expect(await signsIn("argument-password")).toBe(false);
       again.child.kill("SIGTERM");
       await again.exited;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("npm run owner:password prompts at a terminal without echoing, twice", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-setpw-tty-"));
+    const env = { ...process.env, NODE_ENV: "production", DATA_DIR: dir, OWNER_PASSWORD: "" };
+    /** The script under `script(1)`, which gives it a pseudo-terminal; answers each prompt. */
+    async function atTerminal(answers: string[]) {
+      const child = spawn(
+        "script",
+        ["-qec", `${process.execPath} scripts/owner-password.mjs`, "/dev/null"],
+        { env, stdio: ["pipe", "pipe", "pipe"] },
+      );
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      const prompts = [/New owner password: $/, /Repeat it: $/];
+      for (const [i, answer] of answers.entries()) {
+        await expect.poll(() => prompts[i]!.test(output), { timeout: 20_000 }).toBe(true);
+        // Typed after the prompt, as a person would: the terminal is in raw mode by then.
+        child.stdin.write(`${answer}\r`);
+      }
+      const code = await exited;
+      child.stdin.destroy();
+      return { code, output };
+    }
+    try {
+      const mismatch = await atTerminal(["typed-password-1", "typed-password-2"]);
+      expect(mismatch.code).toBe(1);
+      expect(mismatch.output).toContain("The two passwords differ. Nothing was changed.");
+
+      const typed = await atTerminal(["typed-password-1", "typed-password-1"]);
+      expect(typed.code, typed.output).toBe(0);
+      expect(typed.output).toContain("The owner password is set.");
+      // Neither prompt echoed what was typed.
+      expect(typed.output).not.toContain("typed-password");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
