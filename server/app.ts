@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
+import { errorMessage } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { seedDemoContent } from "../database/seed.server";
@@ -112,7 +113,7 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
       );
     },
     (error: unknown) => {
-      console.error("Setting the owner's password failed:", error);
+      console.error("Setting the owner's password failed:", errorMessage(error));
       process.exit(1);
     },
   );
@@ -177,7 +178,9 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
         .then(() => pageCacheLink?.close())
         .then(() => profileListener?.close())
         .then(() => database.close())
-        .catch((error: unknown) => console.error("Closing the database failed:", error))
+        .catch((error: unknown) =>
+          console.error("Closing the database failed:", errorMessage(error)),
+        )
         .finally(() => {
           if (!env.databaseUrl) releaseDataDirLock(dataDir);
           process.exit(0);

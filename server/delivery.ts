@@ -62,7 +62,7 @@ export function startDeliveryWorker(
   const tick = () => {
     if (stopped || running) return;
     running = runOnce()
-      .catch((error: unknown) => console.error("Contact delivery worker:", error))
+      .catch((error: unknown) => console.error("Contact delivery worker:", errorMessage(error)))
       .finally(() => {
         running = null;
         schedule();

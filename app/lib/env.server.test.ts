@@ -81,6 +81,21 @@ describe("parseEnv", () => {
     expect(url).not.toContain("s3cret");
     expect(url).toContain('"mysql://admin:***@db.example.com/site"');
     expect(message({ SMTP_URL: "http://mailer:p4ss@mail.example.com" })).not.toContain("p4ss");
+    // Malformed URLs keep their secrets too: an @ in the password, a missing "//", no host.
+    for (const [name, value, secret] of [
+      ["DATABASE_URL", "postgres//admin:s3cret@db.example.com/site", "s3cret"],
+      ["DATABASE_URL", "mysql://admin:pa@ss@db.example.com/site", "pa@ss"],
+      ["SITE_URL", "ftp://user:s3cret@files.example.com", "s3cret"],
+      ["SMTP_URL", "smtp//mailer:p4ss@mail.example.com", "p4ss"],
+      ["SITE_URL", "https://user:s3cret@", "s3cret"],
+    ] as const) {
+      const text = message({ [name]: value });
+      expect(text, value).toContain(`${name}: `);
+      expect(text, value).not.toContain(secret);
+    }
+    expect(message({ DATABASE_URL: "mysql://admin:pa@ss@db.example.com/site" })).toContain(
+      '(got "mysql://admin:***@db.example.com/site")',
+    );
   });
 
   it("names every wrong variable at once", () => {

@@ -114,11 +114,27 @@ export class EnvError extends Error {
 
 const isTrue = (flag: string | undefined) => flag === "true" || flag === "1" || flag === "yes";
 
-/** Secrets never reach the log: passwords and keys are not shown, URLs lose their password. */
+const NOT_SHOWN = "a value that is not shown";
+
+/**
+ * Secrets never reach the log: passwords and keys are not shown, and a URL setting loses
+ * everything between the first `:` of its user part and its last `@`, however malformed it is
+ * (an `@` in the password, a missing `//`); one without an `@` is shown only when nothing in it
+ * could be a password (a colon followed by anything but a port).
+ */
 function shownValue(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (/PASSWORD|KEY|SECRET/.test(name)) return "a value that is not shown";
-  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@"));
+  if (/PASSWORD|KEY|SECRET/.test(name)) return NOT_SHOWN;
+  if (!name.endsWith("_URL")) return JSON.stringify(value);
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? "";
+  const at = value.lastIndexOf("@");
+  if (at >= 0) {
+    const userInfo = value.slice(scheme.length, at);
+    const colon = userInfo.indexOf(":");
+    const shown = colon < 0 ? userInfo : `${userInfo.slice(0, colon)}:***`;
+    return JSON.stringify(`${scheme}${shown}${value.slice(at)}`);
+  }
+  return /:(?!\d+(?:[/?#]|$))/.test(value.slice(scheme.length)) ? NOT_SHOWN : JSON.stringify(value);
 }
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {

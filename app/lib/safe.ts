@@ -1,3 +1,5 @@
+import { errorMessage } from "./log.server";
+
 /**
  * A read whose failure must not break the page: the error is logged under `label` (the
  * original's console texts, e.g. "Error fetching experiences:") and the list is empty.
@@ -9,7 +11,7 @@ export function emptyOnError<T>(
   onError?: () => void,
 ): Promise<T[]> {
   return read.catch((error: unknown) => {
-    console.error(label, error);
+    console.error(label, errorMessage(error));
     onError?.();
     return [];
   });

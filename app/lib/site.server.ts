@@ -3,6 +3,7 @@ import { rememberedProfile, type StoredProfile } from "~/models/profile.server";
 import { siteConfig } from "~/site.config";
 
 import { siteIdentity, type SiteIdentity } from "./site";
+import { errorMessage } from "./log.server";
 
 /** The profile as a new database starts (site.config.ts), without files. */
 export const SEED_PROFILE: StoredProfile = {
@@ -27,7 +28,7 @@ export async function readProfile(db: Database, onError?: () => void): Promise<S
   try {
     return (await rememberedProfile(db)) ?? SEED_PROFILE;
   } catch (error) {
-    console.error("Error fetching the profile:", error);
+    console.error("Error fetching the profile:", errorMessage(error));
     onError?.();
     return SEED_PROFILE;
   }

@@ -7,6 +7,7 @@ import { Pagination } from "~/components/pagination";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { formatLongDate } from "~/lib/format";
+import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
 import { usePendingText } from "~/lib/pending";
 import { scrollToTop } from "~/lib/scroll";
@@ -27,7 +28,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   try {
     result = await listPostsPage(context.get(appContext).db, { page, search });
   } catch (error) {
-    console.error("Error fetching posts:", error);
+    console.error("Error fetching posts:", errorMessage(error));
     return data({ page, search, posts: [], total: 0, pageCount: 0 }, { status: 500 });
   }
   const body = { page, search, ...result };
