@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
+import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
@@ -154,8 +155,15 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
 
   const listener = siteListener(app.fetch, pageCache);
   const server = createServer(
+    {
+      headersTimeout: CONNECTION_LIMITS.headersMs,
+      requestTimeout: CONNECTION_LIMITS.requestMs,
+      keepAliveTimeout: CONNECTION_LIMITS.keepAliveMs,
+      connectionsCheckingInterval: CONNECTION_LIMITS.checkEveryMs,
+    },
     dev ? (req, res) => dev.middlewares(req, res, () => listener(req, res)) : listener,
   );
+  server.maxConnections = CONNECTION_LIMITS.maxConnections;
   server.listen(env.port, env.host, () => {
     console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
   });

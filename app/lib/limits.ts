@@ -33,3 +33,30 @@ export const BODY_LIMITS = {
 /** While the database is unreachable, pages answer 503 asking to be retried after this. */
 export const UNAVAILABLE_RETRY_MS = 5 * SECOND_MS;
 export const UNAVAILABLE_RETRY_AFTER = retryAfter(UNAVAILABLE_RETRY_MS);
+
+/**
+ * How long the HTTP server waits on a client, and how many it serves at once (server/app.ts).
+ * A client that trickles its request (a slow-loris attack, or a phone losing signal) holds a
+ * socket and nothing else; these bound how long, so many of them cannot starve the others.
+ */
+export const CONNECTION_LIMITS = {
+  /** The whole request line and headers must arrive within this, or the socket is closed (408). */
+  headersMs: 10 * SECOND_MS,
+  /**
+   * The whole request, body included: a 10 MB image from a phone on a slow 3G link (about
+   * 2 Mbit/s) arrives in about 40 s.
+   */
+  requestMs: 60 * SECOND_MS,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: 5 * SECOND_MS,
+  /**
+   * How often those deadlines are checked (Node's default, 30 s, would let a slow client hold
+   * its socket three times longer than `headersMs`).
+   */
+  checkEveryMs: 1 * SECOND_MS,
+  /**
+   * Open connections at most; beyond, a new one is closed at once. Far above what one instance
+   * serves (a few hundred requests a second), well under the process's file limit.
+   */
+  maxConnections: 4_000,
+} as const;
