@@ -83,6 +83,8 @@ export default defineConfig({
         // The build with the test-only routes (app/routes.ts), which npm test makes.
         TEST_ROUTES: "1",
         OWNER_PASSWORD: E2E_OWNER_PASSWORD,
+        // The tests read how the page cache answered; production does not say (README).
+        PAGE_CACHE_HEADER: name === "writing" ? "false" : "true",
       },
     };
   }),

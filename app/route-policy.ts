@@ -32,6 +32,13 @@ export type RoutePolicy = {
   query?: Readonly<Record<string, (raw: string) => string | null>>;
   /** What a public page shows, named as the database's change notices name it. */
   tags?: (params: Params) => string[];
+  /**
+   * Query parameters that put a page on probation in the page cache: kept only when asked for
+   * twice within a window, and in a small share of its own (server/page-cache/store.ts). For
+   * pages with unbounded variety (searches), which a flood of made-up URLs would otherwise use
+   * to push out the pages everyone reads.
+   */
+  probation?: readonly string[];
   /** The largest request body this route reads, in bytes (default: `BODY_LIMITS.form`). */
   bodyLimit?: number;
   /** Shown while a client-side navigation to this page loads. */
@@ -67,6 +74,7 @@ export const routePolicies = {
   "routes/blog": {
     cache: "public",
     query: { page: blogPageParam, q: blogSearchParam },
+    probation: ["q"],
     tags: () => ["posts", "site"],
     pendingText: LOADING_TEXT.posts,
     pendingInPage: true,

@@ -153,7 +153,7 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
     ownerReady,
   });
 
-  const listener = siteListener(app.fetch, pageCache);
+  const listener = siteListener(app.fetch, pageCache, { showCacheStatus: env.pageCacheHeader });
   const server = createServer(
     {
       headersTimeout: CONNECTION_LIMITS.headersMs,

@@ -91,6 +91,7 @@ export function serveCachedPage(
   site: SiteHeaders,
   req: IncomingMessage,
   res: ServerResponse,
+  showCacheStatus = true,
 ): boolean {
   if (req.method !== "GET" || !site.learned || !req.url?.startsWith("/")) return false;
   if (hasSessionCookie(req.headers.cookie)) return false;
@@ -105,7 +106,9 @@ export function serveCachedPage(
   const nonce = freshNonce();
   const headers: [string, string][] = [
     ...site.for(nonce, status),
-    ...entryHeaders(entry, "hit", gzip && !notModified),
+    ...entryHeaders(entry, "hit", gzip && !notModified).filter(
+      ([name]) => showCacheStatus || name !== "X-Page-Cache",
+    ),
     ["X-Request-Id", randomUUID()],
   ];
   if (notModified) {
@@ -140,16 +143,27 @@ export function freshNonce(): string {
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
 
-/** The node:http listener for the site: cache hits here, the rest through `fetch` (Hono). */
-export function siteListener(fetch: FetchCallback, cache: PageCache | null) {
+/**
+ * The node:http listener for the site: cache hits here, the rest through `fetch` (Hono).
+ * `X-Page-Cache` is said only when `showCacheStatus` (PAGE_CACHE_HEADER): the app always sets
+ * it, for this listener to learn from, and it is taken off here otherwise.
+ */
+export function siteListener(
+  fetch: FetchCallback,
+  cache: PageCache | null,
+  { showCacheStatus = true }: { showCacheStatus?: boolean } = {},
+) {
   const site = new SiteHeaders();
   const full = getRequestListener(async (request, env) => {
     const response = (await fetch(request, env)) as Response;
     if (!site.learned) site.learn(response);
+    if (!showCacheStatus && response.headers.has("x-page-cache")) {
+      response.headers.delete("x-page-cache");
+    }
     return response;
   });
   if (!cache) return full;
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (!serveCachedPage(cache, site, req, res)) return full(req, res);
+    if (!serveCachedPage(cache, site, req, res, showCacheStatus)) return full(req, res);
   };
 }

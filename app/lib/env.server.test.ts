@@ -21,6 +21,7 @@ describe("parseEnv", () => {
       contactRateLimit: 5,
       pageCache: true,
       pageCacheBytes: 64 * 1024 * 1024,
+      pageCacheHeader: true,
     });
   });
 
@@ -96,6 +97,15 @@ describe("parseEnv", () => {
     expect(message({ DATABASE_URL: "mysql://admin:pa@ss@db.example.com/site" })).toContain(
       '(got "mysql://admin:***@db.example.com/site")',
     );
+  });
+
+  it("says how the page cache answered outside production only, unless told", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).pageCacheHeader).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", PAGE_CACHE_HEADER: "true" }).pageCacheHeader).toBe(
+      true,
+    );
+    expect(parseEnv({ NODE_ENV: "development" }).pageCacheHeader).toBe(true);
+    expect(parseEnv({ PAGE_CACHE_HEADER: "false" }).pageCacheHeader).toBe(false);
   });
 
   it("names every wrong variable at once", () => {

@@ -77,6 +77,12 @@ const rawSchema = z.object({
   ),
   /** The in-process cache of rendered public pages (server/page-cache/); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),
+  /**
+   * Whether responses say how the page cache answered (`X-Page-Cache: hit|miss|bypass`). Off in
+   * production by default: it tells anyone whether a page, such as a search, was asked for
+   * before. Tests and development turn it on.
+   */
+  PAGE_CACHE_HEADER: optional(booleanFlag),
   /** Upper bound of that cache's memory, in megabytes. */
   PAGE_CACHE_MB: z.preprocess(
     blankIsUnset,
@@ -106,6 +112,7 @@ export type Env = {
   contactRateLimit: number;
   pageCache: boolean;
   pageCacheBytes: number;
+  pageCacheHeader: boolean;
 };
 
 export class EnvError extends Error {
@@ -166,5 +173,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
     pageCacheBytes: raw.PAGE_CACHE_MB * MiB,
+    pageCacheHeader:
+      raw.PAGE_CACHE_HEADER === undefined
+        ? raw.NODE_ENV !== "production"
+        : isTrue(raw.PAGE_CACHE_HEADER),
   };
 }

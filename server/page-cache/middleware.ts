@@ -83,8 +83,13 @@ export function pageCacheMiddleware(
     const method = c.req.method;
     if (method !== "GET" && method !== "HEAD") {
       await next();
-      // The owner's next anonymous look at the site must not find the page as it was.
-      if (afterOwnerWrite && hasSessionCookie(c.req.header("cookie"))) await afterOwnerWrite();
+      // The owner's next anonymous look at the site must not find the page as it was. Only the
+      // owner's successful writes wait for that: a made-up session cookie (its signature fails,
+      // before any query) or a refused write costs nothing more than a request without one.
+      const cookie = c.req.header("cookie");
+      if (afterOwnerWrite && c.res.status < 400 && cookie && hasSessionCookie(cookie)) {
+        if (await isOwner(cookie)) await afterOwnerWrite();
+      }
       return;
     }
     const route = c.get("route");
@@ -120,32 +125,38 @@ export function pageCacheMiddleware(
     if (cached) return respond(c, cached, "hit");
 
     const nonce = c.get("secureHeadersNonce") ?? "";
-    const { entry, rendered } = await cache.fill(key, async () => {
-      await next();
-      const res = c.res;
-      if (res.status !== 200 || res.headers.has("set-cookie") || !res.body) return null;
-      // React Router marks what must not be shared (e.g. an error rendered mid-stream).
-      if (/no-store|private/.test(res.headers.get("cache-control") ?? "")) return null;
-      const body = Buffer.from(await res.arrayBuffer());
-      // The body was read: hand the leader's own response back intact if it is not kept.
-      c.res = new Response(body, res);
-      // An incomplete page (a read failed and shows empty) is served once, never kept.
-      if (state.degraded) {
-        c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
-        return null;
-      }
-      const parts = splitBuffer(body, nonce);
-      return {
-        status: res.status,
-        headers: KEPT_HEADERS.flatMap((name) => {
-          const value = res.headers.get(name);
-          return value === null ? [] : [[name, value] as [string, string]];
-        }),
-        parts,
-        etag: etagOf(parts),
-        tags,
-      };
-    });
+    const kept = new URLSearchParams(key.split("?")[1] ?? "");
+    const probation = route.policy.probation?.some((name) => kept.has(name)) ?? false;
+    const { entry, rendered } = await cache.fill(
+      key,
+      async () => {
+        await next();
+        const res = c.res;
+        if (res.status !== 200 || res.headers.has("set-cookie") || !res.body) return null;
+        // React Router marks what must not be shared (e.g. an error rendered mid-stream).
+        if (/no-store|private/.test(res.headers.get("cache-control") ?? "")) return null;
+        const body = Buffer.from(await res.arrayBuffer());
+        // The body was read: hand the leader's own response back intact if it is not kept.
+        c.res = new Response(body, res);
+        // An incomplete page (a read failed and shows empty) is served once, never kept.
+        if (state.degraded) {
+          c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
+          return null;
+        }
+        const parts = splitBuffer(body, nonce);
+        return {
+          status: res.status,
+          headers: KEPT_HEADERS.flatMap((name) => {
+            const value = res.headers.get(name);
+            return value === null ? [] : [[name, value] as [string, string]];
+          }),
+          parts,
+          etag: etagOf(parts),
+          tags,
+        };
+      },
+      { probation },
+    );
     if (entry) {
       // After next(), Hono ignores a returned response and merges headers into a set one.
       c.res = undefined;

@@ -108,12 +108,28 @@ describe("cacheKeyOf", () => {
     expect(renders()).toBe(3);
   });
 
-  it("answers a search typed with extra spaces from the same entry", async () => {
+  it("answers a search typed with extra spaces from the same entry, once it is kept", async () => {
     const { app, renders } = site(new PageCache({ maxBytes: 1 << 20 }));
+    // A search is on probation: kept from its second request on (server/page-cache/store.ts).
     await app.request("/blog?q=e");
+    await app.request("/blog?q=e%20");
     const spaced = await app.request("/blog?q=e%20%20");
     expect(spaced.headers.get("x-page-cache")).toBe("hit");
-    expect(renders()).toBe(1);
+    expect(renders()).toBe(2);
+  });
+
+  it("keeps a search only from its second request within the window", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache);
+    const first = await app.request("/blog?q=once");
+    expect(first.headers.get("x-page-cache")).toBe("miss");
+    expect(cache.get("/blog?q=once")).toBeUndefined();
+    expect((await app.request("/blog?q=once")).headers.get("x-page-cache")).toBe("miss");
+    expect((await app.request("/blog?q=once")).headers.get("x-page-cache")).toBe("hit");
+    expect(renders()).toBe(2);
+    // Pages without a search are kept at once.
+    await app.request("/blog?page=2");
+    expect(cache.get("/blog?page=2")).toBeDefined();
   });
 });
 

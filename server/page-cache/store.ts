@@ -15,6 +15,16 @@ import { gzipTemplate, plainTemplate, type Rendered, type StoredBody } from "./t
 /** Even with no change noticed, an entry is rendered afresh after this long. */
 const MAX_AGE_MS = 10 * 60_000;
 
+/**
+ * Pages on probation (a search: app/route-policy.ts) are kept only when asked for a second
+ * time within this long, and together take at most PROBATION_SHARE of the cache, oldest out
+ * first: 5,000 random searches can neither push out the pages everyone reads nor grow the cache.
+ */
+export const PROBATION_WINDOW_MS = 10 * 60_000;
+export const PROBATION_SHARE = 1 / 8;
+/** How many probation keys are remembered as asked for once (about 1 MB at most). */
+const SEEN_MAX = 10_000;
+
 export type Entry = StoredBody & {
   key: string;
   status: number;
@@ -23,6 +33,7 @@ export type Entry = StoredBody & {
   tags: string[];
   bytes: number;
   storedAt: number;
+  probation: boolean;
 };
 
 export type CacheStatus = "hit" | "miss" | "bypass";
@@ -34,6 +45,9 @@ export class PageCache {
   private inflight = new Map<string, Promise<Entry | null>>();
   private generation = 0;
   private bytes = 0;
+  private probationBytes = 0;
+  /** Probation keys asked for once, and when (oldest first). */
+  private seen = new Map<string, number>();
 
   constructor({ maxBytes }: { maxBytes: number }) {
     this.maxBytes = maxBytes;
@@ -45,6 +59,26 @@ export class PageCache {
 
   get totalBytes() {
     return this.bytes;
+  }
+
+  get probationTotalBytes() {
+    return this.probationBytes;
+  }
+
+  /**
+   * Whether a probation page may be kept now: true when it was asked for before within the
+   * window; otherwise it is remembered as asked for once.
+   */
+  private admits(key: string, now: number): boolean {
+    const first = this.seen.get(key);
+    if (first !== undefined && now - first <= PROBATION_WINDOW_MS) {
+      this.seen.delete(key);
+      return true;
+    }
+    this.seen.delete(key);
+    this.seen.set(key, now);
+    if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.keys().next().value!);
+    return false;
   }
 
   get(key: string, now = Date.now()): Entry | undefined {
@@ -67,6 +101,7 @@ export class PageCache {
       this.entries.clear();
       this.byTag.clear();
       this.bytes = 0;
+      this.probationBytes = 0;
       return;
     }
     for (const tag of tags) {
@@ -81,19 +116,29 @@ export class PageCache {
   async fill(
     key: string,
     render: () => Promise<Rendered | null>,
+    { probation = false }: { probation?: boolean } = {},
   ): Promise<{ entry: Entry | null; rendered: boolean }> {
     const pending = this.inflight.get(key);
     if (pending) return { entry: await pending, rendered: false };
     const generation = this.generation;
+    const keep = !probation || this.admits(key, Date.now());
     const work = render().then((made) => {
       if (!made) return null;
       const { parts, ...rest } = made;
       const plain = plainTemplate(parts);
       const gzip = gzipTemplate(parts, plain);
       const bytes = plain.bytes.length + gzip.bytes.length + key.length * 2;
-      const entry: Entry = { ...rest, plain, gzip, key, bytes, storedAt: Date.now() };
+      const entry: Entry = {
+        ...rest,
+        plain,
+        gzip,
+        key,
+        bytes,
+        storedAt: Date.now(),
+        probation,
+      };
       // A change arrived while rendering: serve this response, but do not keep it.
-      if (generation === this.generation) this.store(entry);
+      if (keep && generation === this.generation) this.store(entry);
       return entry;
     });
     this.inflight.set(key, work);
@@ -110,10 +155,20 @@ export class PageCache {
     this.remove(entry.key);
     this.entries.set(entry.key, entry);
     this.bytes += entry.bytes;
+    if (entry.probation) this.probationBytes += entry.bytes;
     for (const tag of entry.tags) {
       let keys = this.byTag.get(tag);
       if (!keys) this.byTag.set(tag, (keys = new Set()));
       keys.add(entry.key);
+    }
+    // Probation pages over their share go first, least recently used first; then, over the
+    // whole bound, any page least recently used.
+    const probationMax = this.maxBytes * PROBATION_SHARE;
+    if (this.probationBytes > probationMax) {
+      for (const [key, stored] of this.entries) {
+        if (this.probationBytes <= probationMax) break;
+        if (stored.probation) this.remove(key);
+      }
     }
     for (const key of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
@@ -126,6 +181,7 @@ export class PageCache {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.bytes;
+    if (entry.probation) this.probationBytes -= entry.bytes;
     for (const tag of entry.tags) {
       const keys = this.byTag.get(tag);
       keys?.delete(key);

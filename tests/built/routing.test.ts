@@ -56,6 +56,10 @@ describe("the route policy in the production bundle", () => {
   it("keys a search as the loader reads it: trailing spaces find the same entry", async () => {
     const first = await app.request("/blog?q=body");
     expect(first.headers.get("x-page-cache")).toBe("miss");
+    // A search is kept from its second request on (a flood of one-off searches is not).
+    const second = await app.request("/blog?q=body%20&fbclid=1");
+    expect(second.headers.get("x-page-cache")).toBe("miss");
+    await second.text();
     const spaced = await app.request("/blog?q=body%20%20&utm_source=x");
     expect(spaced.headers.get("x-page-cache")).toBe("hit");
     const withoutNonces = (html: string) => html.replace(/nonce="[^"]*"/g, "");

@@ -613,6 +613,14 @@ test("the reader: reading time, contents from three headings, anchors that copy 
     `http://127.0.0.1:3216/blog/${id}#migracion-rapida`,
   );
 
+  // This server runs as production does (PAGE_CACHE_HEADER unset there): no response says
+  // whether the page was asked for before.
+  for (let i = 0; i < 2; i++) {
+    const response = await request.get(`/blog/${id}`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["x-page-cache"]).toBeUndefined();
+  }
+
   // Two headings: no contents.
   const short = await request.post("/api/posts", {
     data: { title: "Short", content: "<h2>One</h2><p>a</p><h2>Two</h2><p>b</p>" },

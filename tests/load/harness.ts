@@ -28,6 +28,7 @@ const INHERITED_SETTINGS = [
   "PAGE_CACHE_MB",
   "CONTACT_RATE_LIMIT",
   "OWNER_PASSWORD",
+  "PAGE_CACHE_HEADER",
 ];
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,6 +55,8 @@ export async function startServer(port: number, env: Record<string, string>) {
       HOST: "127.0.0.1",
       PORT: String(port),
       OWNER_PASSWORD,
+      // The tests read how the page cache answered; production does not say.
+      PAGE_CACHE_HEADER: "true",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
