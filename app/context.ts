@@ -7,8 +7,13 @@ import type { Env } from "./lib/env.server";
 export type AppContext = {
   db: Database;
   env: Env;
-  /** The client's address as the socket sees it (for throttling). */
+  /**
+   * Who the throttles and the contact limit count this request as: the client's address behind
+   * the trusted proxies, an IPv6 one as its /64 (app/lib/client-address.server.ts).
+   */
   clientAddress: string;
+  /** Whether the visitor's connection is https (secure cookies): app/lib/client-address.server.ts. */
+  secure?: boolean;
   /** Tells the delivery worker a contact message is waiting (a no-op without one). */
   wakeDelivery?: () => void;
   /** This response's CSP nonce (server/security.ts), for every script tag rendered. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
+import { senderOf, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
@@ -153,7 +154,18 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
     ownerReady,
   });
 
-  const listener = siteListener(app.fetch, pageCache, { showCacheStatus: env.pageCacheHeader });
+  const trust = trustedProxies(env.trustProxy);
+  const siteIsHttps = env.siteUrl.startsWith("https:");
+  const listener = siteListener(app.fetch, pageCache, {
+    showCacheStatus: env.pageCacheHeader,
+    isSecure: (req) =>
+      senderOf(trust, siteIsHttps, req.socket.remoteAddress, {
+        get: (name) => {
+          const value = req.headers[name];
+          return typeof value === "string" ? value : (value?.join(",") ?? null);
+        },
+      }).secure,
+  });
   const server = createServer(
     {
       headersTimeout: CONNECTION_LIMITS.headersMs,

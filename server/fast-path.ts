@@ -5,6 +5,7 @@ import { getRequestListener } from "@hono/node-server";
 
 import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
+import { HSTS } from "./security";
 import { bodyOf, NONCE_BYTES } from "./page-cache/template";
 
 /**
@@ -31,6 +32,7 @@ const PER_RESPONSE = new Set([
   "link",
   "retry-after",
   "set-cookie",
+  "strict-transport-security",
   "transfer-encoding",
   "vary",
   "x-page-cache",
@@ -92,6 +94,7 @@ export function serveCachedPage(
   req: IncomingMessage,
   res: ServerResponse,
   showCacheStatus = true,
+  isSecure: (req: IncomingMessage) => boolean = () => false,
 ): boolean {
   if (req.method !== "GET" || !site.learned || !req.url?.startsWith("/")) return false;
   if (hasSessionCookie(req.headers.cookie)) return false;
@@ -111,6 +114,8 @@ export function serveCachedPage(
     ),
     ["X-Request-Id", randomUUID()],
   ];
+  // As the full app does (server/http.ts): HSTS on https requests only.
+  if (isSecure(req)) headers.push(["Strict-Transport-Security", HSTS]);
   if (notModified) {
     res.writeHead(304, headers.filter(([name]) => name.toLowerCase() !== "content-type").flat());
     res.end();
@@ -151,7 +156,14 @@ type FetchCallback = Parameters<typeof getRequestListener>[0];
 export function siteListener(
   fetch: FetchCallback,
   cache: PageCache | null,
-  { showCacheStatus = true }: { showCacheStatus?: boolean } = {},
+  {
+    showCacheStatus = true,
+    isSecure,
+  }: {
+    showCacheStatus?: boolean;
+    /** Whether a request is https (server/http.ts decides the same for the full app). */
+    isSecure?: (req: IncomingMessage) => boolean;
+  } = {},
 ) {
   const site = new SiteHeaders();
   const full = getRequestListener(async (request, env) => {
@@ -164,6 +176,6 @@ export function siteListener(
   });
   if (!cache) return full;
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (!serveCachedPage(cache, site, req, res, showCacheStatus)) return full(req, res);
+    if (!serveCachedPage(cache, site, req, res, showCacheStatus, isSecure)) return full(req, res);
   };
 }

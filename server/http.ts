@@ -13,13 +13,14 @@ import type { Env } from "../app/lib/env.server";
 import { BODY_LIMITS, bodyTooLargeText, UNAVAILABLE_RETRY_AFTER } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { IMMUTABLE_CACHE } from "../app/lib/uploads";
+import { senderOf, trustedProxies, type Sender } from "../app/lib/client-address.server";
 import { hasOwnerSession } from "../app/lib/session.server";
 import type { DatabaseHandle } from "../database/db.server";
 import { DatabaseHealth } from "./health";
 import { pageCacheMiddleware, type RenderState } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
 import { routing, type ResolvedRoute } from "./routing";
-import { keepStoredPolicyOn304, privateResponses, securityHeaders } from "./security";
+import { HSTS, keepStoredPolicyOn304, privateResponses, securityHeaders } from "./security";
 
 /** Unhashed files from public/ (photo, CV, favicon) may change between deploys. */
 export const PUBLIC_FILE_CACHE = "public, max-age=3600";
@@ -58,6 +59,7 @@ export function isCrossSite(request: Request, siteUrl: string): boolean {
 }
 
 type Variables = RequestIdVariables & {
+  sender: Sender;
   secureHeadersNonce?: string;
   renderState?: RenderState;
   route?: ResolvedRoute;
@@ -99,6 +101,17 @@ export function createHttpApp({
     return c.text("Internal Server Error", 500);
   });
 
+  // Who sent it, behind the trusted proxies (TRUST_PROXY), and whether over https.
+  const trust = trustedProxies(env.trustProxy);
+  const siteIsHttps = env.siteUrl.startsWith("https:");
+  app.use((c, next) => {
+    c.set(
+      "sender",
+      senderOf(trust, siteIsHttps, c.env?.incoming?.socket?.remoteAddress, c.req.raw.headers),
+    );
+    return next();
+  });
+
   // Our own id for every request, never the client's (logs must not be forgeable).
   app.use(requestId({ headerName: "", generator: () => crypto.randomUUID() }));
   app.use(async (c, next) => {
@@ -108,10 +121,16 @@ export function createHttpApp({
   app.use(keepStoredPolicyOn304());
   app.use(
     securityHeaders({
-      https: env.siteUrl.startsWith("https:"),
+      https: siteIsHttps,
       development: env.nodeEnv === "development",
     }),
   );
+  // HSTS only on an https request: a browser ignores it over http anyway, and a direct
+  // request past the proxy is not the site as visitors see it.
+  app.use(async (c, next) => {
+    await next();
+    if (c.get("sender").secure) c.res.headers.set("Strict-Transport-Security", HSTS);
+  });
 
   app.get("/healthz", async (c) => {
     c.header("Cache-Control", "no-store");
@@ -198,7 +217,7 @@ export function createHttpApp({
   app.use(
     pageCacheMiddleware(pageCache ?? null, {
       afterOwnerWrite,
-      isOwner: (cookieHeader) => hasOwnerSession(cookieHeader, env.siteUrl, database.db),
+      isOwner: (cookieHeader, secure) => hasOwnerSession(cookieHeader, secure, database.db),
     }),
   );
 
@@ -210,7 +229,8 @@ export function createHttpApp({
       context.set(appContext, {
         db: database.db,
         env,
-        clientAddress: c.env?.incoming?.socket?.remoteAddress ?? "unknown",
+        clientAddress: c.get("sender").clientAddress,
+        secure: c.get("sender").secure,
         wakeDelivery,
         nonce: c.get("secureHeadersNonce"),
         requestId: c.get("requestId"),

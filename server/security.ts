@@ -10,6 +10,9 @@ import type { ResolvedRoute } from "./routing";
  * app/entry.server.tsx), no sniffing, no framing, no cross-origin embedding or opener,
  * HSTS when the site is served over https.
  */
+/** Strict-Transport-Security on https requests: a year, subdomains too. */
+export const HSTS = "max-age=31536000; includeSubDomains";
+
 export function securityHeaders({
   https,
   development,
@@ -39,7 +42,8 @@ export function securityHeaders({
           ...(https ? { upgradeInsecureRequests: [] } : {}),
         },
     referrerPolicy: "strict-origin-when-cross-origin",
-    strictTransportSecurity: https ? "max-age=31536000; includeSubDomains" : false,
+    // Per request instead (server/http.ts): only an https request gets it.
+    strictTransportSecurity: false,
     xFrameOptions: "DENY",
     crossOriginOpenerPolicy: "same-origin",
     crossOriginResourcePolicy: "same-origin",

@@ -22,6 +22,7 @@ describe("parseEnv", () => {
       pageCache: true,
       pageCacheBytes: 64 * 1024 * 1024,
       pageCacheHeader: true,
+      trustProxy: [],
     });
   });
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { trustedProxies } from "./client-address.server";
+
 import { CONTACT_RATE_LIMIT } from "./contact";
 
 /**
@@ -78,6 +80,24 @@ const rawSchema = z.object({
   /** The in-process cache of rendered public pages (server/page-cache/); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),
   /**
+   * The proxies in front (addresses or CIDRs, separated by commas or spaces): from them,
+   * X-Forwarded-For names the client and X-Forwarded-Proto says whether it came over https
+   * (app/lib/client-address.server.ts). Unset: none is trusted, and the socket's peer is the client.
+   */
+  TRUST_PROXY: optional(
+    z.string().refine(
+      (value) => {
+        try {
+          trustedProxies(splitList(value));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { error: "expected addresses or CIDRs separated by commas (e.g. 127.0.0.1, 10.0.0.0/8)" },
+    ),
+  ),
+  /**
    * Whether responses say how the page cache answered (`X-Page-Cache: hit|miss|bypass`). Off in
    * production by default: it tells anyone whether a page, such as a search, was asked for
    * before. Tests and development turn it on.
@@ -112,8 +132,13 @@ export type Env = {
   contactRateLimit: number;
   pageCache: boolean;
   pageCacheBytes: number;
+  /** TRUST_PROXY's entries (empty: trust no proxy). */
+  trustProxy: string[];
   pageCacheHeader: boolean;
 };
+
+/** A setting's list: entries separated by commas or whitespace. */
+const splitList = (value: string) => value.split(/[\s,]+/).filter(Boolean);
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -173,6 +198,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
     pageCacheBytes: raw.PAGE_CACHE_MB * MiB,
+    trustProxy: raw.TRUST_PROXY ? splitList(raw.TRUST_PROXY) : [],
     pageCacheHeader:
       raw.PAGE_CACHE_HEADER === undefined
         ? raw.NODE_ENV !== "production"

@@ -7,12 +7,14 @@ import type { Database } from "../../database/db.server";
 import { parseEnv } from "./env.server";
 import { safeRedirect, sessionCookie } from "./session.server";
 
-function contextFor(siteUrl: string) {
+/** A request's context as server/http.ts makes it: `secure` is its finding about https. */
+function contextFor(siteUrl: string, secure = siteUrl.startsWith("https:")) {
   const context = new RouterContextProvider();
   context.set(appContext, {
     db: undefined as unknown as Database,
     env: parseEnv({ SITE_URL: siteUrl }),
     clientAddress: "127.0.0.1",
+    secure,
   });
   return context;
 }
@@ -27,6 +29,13 @@ describe("the session cookie", () => {
     expect(header).toContain("; Path=/");
     expect(header).toContain("; Max-Age=2592000");
     expect(header).not.toContain("Domain=");
+  });
+  it("follows the request, not the site's URL: https behind a trusted proxy is Secure", async () => {
+    const behindProxy = await sessionCookie(contextFor("http://localhost:3000", true)).serialize(
+      "id",
+    );
+    expect(behindProxy).toMatch(/^__Host-session=/);
+    expect(behindProxy).toContain("; Secure");
   });
   it("over plain http (local use) is neither prefixed nor Secure", async () => {
     const header = await sessionCookie(contextFor("http://localhost:3000")).serialize("id");

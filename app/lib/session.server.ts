@@ -10,14 +10,14 @@ type Context = Readonly<RouterContextProvider>;
 
 /**
  * The session cookie: HttpOnly, SameSite=Lax, and over https Secure with the `__Host-` prefix
- * (no Domain, Path=/), so no subdomain or plain-http page can set or read it.
+ * (no Domain, Path=/), so no subdomain or plain-http page can set or read it. Whether the
+ * request is https is the server's finding (app/lib/client-address.server.ts: SITE_URL, or a trusted proxy).
  */
 export function sessionCookie(context: Context) {
-  return sessionCookieFor(context.get(appContext).env.siteUrl);
+  return sessionCookieFor(context.get(appContext).secure ?? false);
 }
 
-function sessionCookieFor(siteUrl: string) {
-  const secure = siteUrl.startsWith("https:");
+function sessionCookieFor(secure: boolean) {
   return createCookie(secure ? "__Host-session" : "session", {
     httpOnly: true,
     sameSite: "lax",
@@ -27,23 +27,23 @@ function sessionCookieFor(siteUrl: string) {
   });
 }
 
-async function sessionIdIn(cookieHeader: string | null, siteUrl: string) {
+async function sessionIdIn(cookieHeader: string | null, secure: boolean) {
   if (!cookieHeader) return null;
-  const value: unknown = await sessionCookieFor(siteUrl).parse(cookieHeader);
+  const value: unknown = await sessionCookieFor(secure).parse(cookieHeader);
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
 export function sessionIdOf(request: Request, context: Context): Promise<string | null> {
-  return sessionIdIn(request.headers.get("cookie"), context.get(appContext).env.siteUrl);
+  return sessionIdIn(request.headers.get("cookie"), context.get(appContext).secure ?? false);
 }
 
 /** Whether a Cookie header holds a live owner session (the page cache asks, outside any route). */
 export async function hasOwnerSession(
   cookieHeader: string | null,
-  siteUrl: string,
+  secure: boolean,
   db: Database,
 ): Promise<boolean> {
-  const id = await sessionIdIn(cookieHeader, siteUrl);
+  const id = await sessionIdIn(cookieHeader, secure);
   return id !== null && isValidSession(db, id);
 }
 
@@ -53,8 +53,8 @@ const ownerChecks = new WeakMap<Request, Promise<boolean>>();
 export function isOwner(request: Request, context: Context): Promise<boolean> {
   let check = ownerChecks.get(request);
   if (!check) {
-    const { env, db } = context.get(appContext);
-    check = hasOwnerSession(request.headers.get("cookie"), env.siteUrl, db);
+    const { secure, db } = context.get(appContext);
+    check = hasOwnerSession(request.headers.get("cookie"), secure ?? false, db);
     ownerChecks.set(request, check);
   }
   return check;

@@ -59,8 +59,16 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
 
 /** Per request: set when a part of the page could not be read (app/lib/safe.ts). */
 export type RenderState = { degraded: boolean };
-/** What the middleware reads from earlier ones: the nonce (security) and the route (routing). */
-type Variables = { secureHeadersNonce?: string; renderState?: RenderState; route?: ResolvedRoute };
+/**
+ * What the middleware reads from earlier ones: the nonce (security), the route (routing) and
+ * whether the request is https (server/http.ts), which names the session cookie.
+ */
+type Variables = {
+  secureHeadersNonce?: string;
+  renderState?: RenderState;
+  route?: ResolvedRoute;
+  sender?: { secure: boolean };
+};
 
 /**
  * Hono middleware in front of React Router, after the route is resolved (server/routing.ts).
@@ -75,7 +83,7 @@ export function pageCacheMiddleware(
     afterOwnerWrite,
   }: {
     /** Whether a request's cookies hold a live owner session (a made-up cookie does not bypass). */
-    isOwner?: (cookieHeader: string) => Promise<boolean>;
+    isOwner?: (cookieHeader: string, secure: boolean) => Promise<boolean>;
     afterOwnerWrite?: () => Promise<void>;
   } = {},
 ): MiddlewareHandler<{ Variables: Variables }> {
@@ -88,7 +96,7 @@ export function pageCacheMiddleware(
       // before any query) or a refused write costs nothing more than a request without one.
       const cookie = c.req.header("cookie");
       if (afterOwnerWrite && c.res.status < 400 && cookie && hasSessionCookie(cookie)) {
-        if (await isOwner(cookie)) await afterOwnerWrite();
+        if (await isOwner(cookie, c.get("sender")?.secure ?? false)) await afterOwnerWrite();
       }
       return;
     }
@@ -101,7 +109,8 @@ export function pageCacheMiddleware(
     c.set("renderState", state);
 
     const cookie = c.req.header("cookie");
-    if (cookie !== undefined && hasSessionCookie(cookie) && (await isOwner(cookie))) {
+    const secure = c.get("sender")?.secure ?? false;
+    if (cookie !== undefined && hasSessionCookie(cookie) && (await isOwner(cookie, secure))) {
       await next();
       c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
       c.res.headers.set("X-Page-Cache", "bypass");
