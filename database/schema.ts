@@ -179,7 +179,26 @@ export const signInFailures = pgTable(
     address: text("address").notNull(),
     failedAt: timestamp("failed_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("sign_in_failures_address_idx").on(t.address, t.failedAt)],
+  (t) => [
+    index("sign_in_failures_address_idx").on(t.address, t.failedAt),
+    // Old rows are pruned by age (app/models/auth.server.ts).
+    index("sign_in_failures_failed_at_idx").on(t.failedAt),
+  ],
+);
+
+/**
+ * Browsers the owner has signed in on (OWASP's device cookie): their attempts are throttled on
+ * their own, so failures from anyone else never refuse the owner there. Only a SHA-256 of each
+ * device token is stored.
+ */
+export const ownerDevices = pgTable(
+  "owner_devices",
+  {
+    idHash: text("id_hash").primaryKey(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("owner_devices_last_seen_at_idx").on(t.lastSeenAt)],
 );
 
 /**

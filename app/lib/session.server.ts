@@ -2,7 +2,7 @@ import { createCookie, data, redirect, type RouterContextProvider } from "react-
 
 import { appContext } from "~/context";
 import { SECOND_MS } from "~/lib/format";
-import { isValidSession, SESSION_TTL_MS } from "~/models/auth.server";
+import { DEVICE_TTL_MS, isValidSession, SESSION_TTL_MS } from "~/models/auth.server";
 
 import type { Database } from "../../database/db.server";
 
@@ -25,6 +25,27 @@ function sessionCookieFor(secure: boolean) {
     path: "/",
     maxAge: SESSION_TTL_MS / SECOND_MS,
   });
+}
+
+/**
+ * The device cookie: which browser the owner has signed in on (app/models/auth.server.ts). Set
+ * at a successful sign-in, kept a year, sent only to this site; it grants nothing by itself.
+ */
+export function deviceCookie(context: Context) {
+  const secure = context.get(appContext).secure ?? false;
+  return createCookie(secure ? "__Host-device" : "device", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    maxAge: DEVICE_TTL_MS / SECOND_MS,
+  });
+}
+
+/** The device token a request carries, if any. */
+export async function deviceTokenOf(request: Request, context: Context): Promise<string | null> {
+  const value: unknown = await deviceCookie(context).parse(request.headers.get("cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
 }
 
 async function sessionIdIn(cookieHeader: string | null, secure: boolean) {

@@ -3,7 +3,7 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../database/db.server";
-import { owner, sessions, signInFailures } from "../../database/schema";
+import { owner, ownerDevices, sessions, signInFailures } from "../../database/schema";
 import { DAY_MS, formatDuration, HOUR_MS } from "../lib/format";
 import { retryAfter } from "../lib/limits";
 
@@ -23,6 +23,19 @@ export const FAILURE_WINDOW_MS = HOUR_MS;
 /** What a throttled address is told, and how long the 429 asks it to wait: the window. */
 export const SIGN_IN_THROTTLED = `Too many failed attempts from your address. Try again in ${formatDuration(FAILURE_WINDOW_MS)}.`;
 export const SIGN_IN_RETRY_AFTER = retryAfter(FAILURE_WINDOW_MS);
+
+/**
+ * Password checks running at once, at most: each takes 16 MiB and a core for tens of
+ * milliseconds, so a burst of guesses must not take the server's memory and CPU. Beyond it an
+ * attempt is answered 503 at once, unchecked and uncounted, and asked to retry after this.
+ */
+export const MAX_PASSWORD_CHECKS = 2;
+export const SIGN_IN_BUSY_RETRY_MS = 1_000;
+export const SIGN_IN_BUSY = "The server is checking other sign-ins. Try again in a second.";
+/** How long a browser the owner signed in on stays known without signing in again. */
+export const DEVICE_TTL_MS = 365 * DAY_MS;
+/** Old failure rows removed per attempt (enough to keep up with any flood, cheap by index). */
+const PRUNE_BATCH = 100;
 
 const MiB = 1024 * 1024;
 const SCRYPT = { N: 2 ** 14, r: 8, p: 5, keyLength: 32, saltLength: 16 } as const;
@@ -83,8 +96,9 @@ export async function setOwnerPassword(db: Database, password: string) {
       .insert(owner)
       .values({ passwordHash })
       .onConflictDoUpdate({ target: owner.id, set: { passwordHash, updatedAt: new Date() } });
-    // A new password signs every session out.
+    // A new password signs every session out, and forgets every browser it was used on.
     await tx.delete(sessions);
+    await tx.delete(ownerDevices);
   });
 }
 
@@ -111,47 +125,108 @@ export async function ensureOwnerPassword(
 const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
 
 export type SignInResult =
-  | { ok: true; sessionId: string; expiresAt: Date }
-  | { ok: false; reason: "throttled" | "wrong-password" };
+  | {
+      ok: true;
+      sessionId: string;
+      expiresAt: Date;
+      /** A device token to set as a cookie, when this browser was not known yet. */
+      newDevice: string | null;
+    }
+  | { ok: false; reason: "throttled" | "wrong-password" | "busy" };
+
+let passwordChecks = 0;
+
+/** The throttle key of a known device (its token's hash), or null for an unknown token. */
+async function knownDevice(db: Database, token: string | null | undefined) {
+  if (!token || token.length > 100) return null;
+  const idHash = sha256(token);
+  const [row] = await db
+    .select({ idHash: ownerDevices.idHash })
+    .from(ownerDevices)
+    .where(
+      and(
+        eq(ownerDevices.idHash, idHash),
+        gt(ownerDevices.lastSeenAt, new Date(Date.now() - DEVICE_TTL_MS)),
+      ),
+    );
+  return row ? idHash : null;
+}
 
 /**
  * Checks the throttle first (without looking at the password), then the password. Each attempt
- * is counted as a failure before the password is checked, under a lock on the address, so
- * guesses sent in parallel get no more than MAX_FAILURES checks; a right password clears them.
+ * is counted as a failure before the password is checked, under a lock on its key, so guesses
+ * sent in parallel get no more than MAX_FAILURES checks; a right password clears them.
+ *
+ * The key is the client's address, or, from a browser the owner signed in on before (its
+ * device cookie), that device: failures from anyone else, at the same address or not, never
+ * refuse the owner there (OWASP's device cookie), while a guesser without one is throttled by
+ * address, and one with a stolen cookie by that device. At most MAX_PASSWORD_CHECKS run at once
+ * ("busy" beyond, before anything is counted).
  */
 export async function signIn(
   db: Database,
   password: string,
   address: string,
+  deviceToken?: string | null,
 ): Promise<SignInResult> {
   const since = new Date(Date.now() - FAILURE_WINDOW_MS);
+  const device = await knownDevice(db, deviceToken);
+  const key = device ? `device:${device}` : address;
   const admitted = await db.transaction(async (tx) => {
-    await lockUntilCommit(tx, `sign-in:${address}`);
+    await lockUntilCommit(tx, `sign-in:${key}`);
     const [failures] = await tx
       .select({ n: count() })
       .from(signInFailures)
-      .where(and(eq(signInFailures.address, address), gt(signInFailures.failedAt, since)));
-    if ((failures?.n ?? 0) >= MAX_FAILURES) return false;
-    await tx.insert(signInFailures).values({ address });
-    return true;
+      .where(and(eq(signInFailures.address, key), gt(signInFailures.failedAt, since)));
+    if ((failures?.n ?? 0) >= MAX_FAILURES) return null;
+    const [row] = await tx
+      .insert(signInFailures)
+      .values({ address: key })
+      .returning({ id: signInFailures.id });
+    return row!.id;
   });
-  if (!admitted) return { ok: false, reason: "throttled" };
+  // Failures older than the window count for nothing: a few go with every attempt, so a
+  // guesser who never succeeds cannot grow the table.
+  await db.execute(sql`
+    delete from ${signInFailures} where ${signInFailures.id} in (
+      select ${signInFailures.id} from ${signInFailures}
+      where ${signInFailures.failedAt} < ${since.toISOString()}::timestamptz limit ${PRUNE_BATCH})`);
+  if (admitted === null) return { ok: false, reason: "throttled" };
 
-  const [current] = await db.select().from(owner);
-  if (!current || !(await verifyPassword(password, current.passwordHash))) {
-    return { ok: false, reason: "wrong-password" };
+  // Only admitted attempts take a password check; beyond the limit the attempt is not counted.
+  if (passwordChecks >= MAX_PASSWORD_CHECKS) {
+    await db.delete(signInFailures).where(eq(signInFailures.id, admitted));
+    return { ok: false, reason: "busy" };
   }
+  passwordChecks += 1;
+  let right: boolean;
+  try {
+    const [current] = await db.select().from(owner);
+    right = current !== undefined && (await verifyPassword(password, current.passwordHash));
+  } finally {
+    passwordChecks -= 1;
+  }
+  if (!right) return { ok: false, reason: "wrong-password" };
 
   const sessionId = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  const newDevice = device ? null : randomBytes(32).toString("base64url");
   await db.transaction(async (tx) => {
     await tx.insert(sessions).values({ idHash: sha256(sessionId), expiresAt });
-    await tx.delete(signInFailures).where(eq(signInFailures.address, address));
-    // Housekeeping while we are here: expired sessions and old failures.
+    await tx.delete(signInFailures).where(eq(signInFailures.address, key));
+    if (newDevice) await tx.insert(ownerDevices).values({ idHash: sha256(newDevice) });
+    else
+      await tx
+        .update(ownerDevices)
+        .set({ lastSeenAt: new Date() })
+        .where(eq(ownerDevices.idHash, device!));
+    // Housekeeping while we are here: expired sessions and long-unused devices.
     await tx.delete(sessions).where(lt(sessions.expiresAt, new Date()));
-    await tx.delete(signInFailures).where(lt(signInFailures.failedAt, since));
+    await tx
+      .delete(ownerDevices)
+      .where(lt(ownerDevices.lastSeenAt, new Date(Date.now() - DEVICE_TTL_MS)));
   });
-  return { ok: true, sessionId, expiresAt };
+  return { ok: true, sessionId, expiresAt, newDevice };
 }
 
 export async function isValidSession(db: Database, sessionId: string): Promise<boolean> {

@@ -4,8 +4,21 @@ import { appContext } from "~/context";
 import { logEvent } from "~/lib/log.server";
 import { pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
-import { isOwner, safeRedirect, sessionCookie } from "~/lib/session.server";
-import { SIGN_IN_RETRY_AFTER, SIGN_IN_THROTTLED, signIn } from "~/models/auth.server";
+import { retryAfter } from "~/lib/limits";
+import {
+  deviceCookie,
+  deviceTokenOf,
+  isOwner,
+  safeRedirect,
+  sessionCookie,
+} from "~/lib/session.server";
+import {
+  SIGN_IN_BUSY,
+  SIGN_IN_BUSY_RETRY_MS,
+  SIGN_IN_RETRY_AFTER,
+  SIGN_IN_THROTTLED,
+  signIn,
+} from "~/models/auth.server";
 
 import type { Route } from "./+types/login";
 
@@ -26,8 +39,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (typeof password !== "string" || password === "") {
     return data({ error: "Enter the password." }, { status: 400 });
   }
-  const result = await signIn(db, password, clientAddress);
+  const result = await signIn(db, password, clientAddress, await deviceTokenOf(request, context));
   if (!result.ok) {
+    if (result.reason === "busy") {
+      return data(
+        { error: SIGN_IN_BUSY },
+        { status: 503, headers: { "Retry-After": retryAfter(SIGN_IN_BUSY_RETRY_MS) } },
+      );
+    }
     if (result.reason === "throttled") {
       logEvent("warn", "sign-in-throttled", { requestId, address: clientAddress });
       return data(
@@ -39,13 +58,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: WRONG_PASSWORD }, { status: 401 });
   }
   logEvent("info", "sign-in", { requestId, address: clientAddress });
-  return redirect(redirectTo, {
-    headers: {
-      "Set-Cookie": await sessionCookie(context).serialize(result.sessionId, {
-        expires: result.expiresAt,
-      }),
-    },
-  });
+  const headers = new Headers();
+  headers.append(
+    "Set-Cookie",
+    await sessionCookie(context).serialize(result.sessionId, { expires: result.expiresAt }),
+  );
+  // This browser is now known: other clients' failures will not refuse the owner here.
+  if (result.newDevice) {
+    headers.append("Set-Cookie", await deviceCookie(context).serialize(result.newDevice));
+  }
+  return redirect(redirectTo, { headers });
 }
 
 /** A document POST carries the action's headers (Retry-After on 429) only through this. */

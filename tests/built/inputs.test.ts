@@ -666,7 +666,8 @@ for (const database of DATABASES) {
         path: "/login",
         limit: FORM_LIMIT,
         valid: () => ({ type: FORM, body: utf8(`password=${pct(OWNER_PASSWORD)}`) }),
-        mayChange: ["sessions"],
+        // A right password signs in, and remembers the browser (a device cookie).
+        mayChange: ["sessions", "owner_devices"],
       },
       {
         label: "POST /login.data",
@@ -674,7 +675,7 @@ for (const database of DATABASES) {
         path: "/login.data",
         limit: FORM_LIMIT,
         valid: () => ({ type: FORM, body: utf8(`password=${pct(OWNER_PASSWORD)}`) }),
-        mayChange: ["sessions"],
+        mayChange: ["sessions", "owner_devices"],
       },
       {
         label: "POST /logout",
@@ -1078,7 +1079,7 @@ for (const database of DATABASES) {
               ["redirectTo", target],
             ],
             "urlencoded",
-            { address: `198.51.100.${i + 1}`, mayChange: ["sessions"] },
+            { address: `198.51.100.${i + 1}`, mayChange: ["sessions", "owner_devices"] },
           );
           const location = answer.headers.get("location");
           if (answer.status !== 302 || !staysHere(location))

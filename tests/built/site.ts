@@ -42,6 +42,7 @@ export const TABLES = [
   "studies",
   "owner",
   "sessions",
+  "owner_devices",
   "app_meta",
 ] as const;
 export type Table = (typeof TABLES)[number];
@@ -280,7 +281,7 @@ export async function openSite(kind: "pglite" | "postgres"): Promise<Site> {
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new TextEncoder().encode(new URLSearchParams({ password: OWNER_PASSWORD }).toString()),
     address: OWNER_ADDRESS,
-    mayChange: ["sessions"],
+    mayChange: ["sessions", "owner_devices"],
   });
   expect(signIn.status).toBe(302);
   ownerCookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;

@@ -225,6 +225,43 @@ describe("behind nginx with TRUST_PROXY", () => {
     expect(owner.status).toBe(302);
   });
 
+  it("never refuses the owner's browser for failures from its own address; busy checks get 503", async () => {
+    const signInFrom = (from: string, password: string, cookie?: string) =>
+      send(PROXY_PORT, from, "/login", {
+        form: { password, redirectTo: "/" },
+        headers: cookie ? { cookie } : {},
+      });
+    const first = await signInFrom("127.0.0.10", OWNER_PASSWORD);
+    expect(first.status).toBe(302);
+    const cookies = ([] as string[]).concat(first.headers["set-cookie"] ?? []);
+    const device = cookies.find((c) => c.startsWith("device="))?.split(";")[0];
+    expect(device, cookies.join("\n")).toMatch(/^device=/);
+    // Someone else behind the same address (a shared office, the same phone network) guesses.
+    const guesses: number[] = [];
+    for (let i = 0; i < 6; i++) guesses.push((await signInFrom("127.0.0.10", `guess ${i}`)).status);
+    const withoutDevice = await signInFrom("127.0.0.10", OWNER_PASSWORD);
+    const withDevice = await signInFrom("127.0.0.10", OWNER_PASSWORD, device);
+    console.log(
+      `device cookie behind nginx: guesser ${guesses.join(" ")}; owner without the device cookie ${withoutDevice.status}, with it ${withDevice.status}`,
+    );
+    expect(guesses.at(-1)).toBe(429);
+    expect(withoutDevice.status).toBe(429);
+    expect(withDevice.status).toBe(302);
+
+    // Eight guesses at once from eight visitors: at most two password checks run, the rest are
+    // told to come back in a second.
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => signInFrom(`127.0.1.${i + 1}`, `burst ${i}`)),
+    );
+    const statuses = burst.map((reply) => reply.status);
+    console.log(`8 sign-ins at once behind nginx: ${statuses.join(" ")}`);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
+    for (const reply of burst.filter((r) => r.status === 503)) {
+      expect(reply.headers["retry-after"]).toBe("1");
+    }
+    expect(statuses.every((s) => s === 401 || s === 503)).toBe(true);
+  });
+
   it("takes https from the proxy's X-Forwarded-Proto: secure cookie and HSTS there only", async () => {
     const overTls = await send(TLS_PROXY_PORT, "127.0.0.7", "/login", {
       form: { password: OWNER_PASSWORD, redirectTo: "/" },
