@@ -9,6 +9,7 @@ import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
+import { startBackupSchedule } from "./backups";
 import { seedDemoContent } from "../database/seed.server";
 import { ensureOwnerPassword, setOwnerPassword } from "../app/models/auth.server";
 import { mailTransportFrom } from "../app/lib/mail.server";
@@ -76,6 +77,14 @@ export function createSiteApp({
 }
 
 export { openDatabase, parseEnv, setOwnerPassword, takeDataDirLock, releaseDataDirLock };
+export {
+  BackupError,
+  backupFileName,
+  contentFingerprint,
+  readBackup,
+  restoreBackup,
+  writeBackup,
+} from "../database/backup.server";
 // For tests/built: the cache and the node:http listener as the server runs them.
 export { PageCache, siteListener };
 
@@ -122,6 +131,11 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
 
   // A route without a policy (app/route-policy.ts) stops the server here, not at its first request.
   createRouteResolver(recordsOf((await (dev?.loadBuild ?? bundledBuild)()).routes));
+
+  // BACKUP_DIR: a backup a day, the newest BACKUP_KEEP kept (database/backup.server.ts).
+  const backups = env.backupDir
+    ? startBackupSchedule(database.db, path.resolve(root, env.backupDir), env.backupKeep)
+    : null;
 
   const delivery = startDeliveryWorker(
     database.db,
@@ -195,6 +209,7 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
     server.close(() => {
       delivery
         .stop()
+        .then(() => backups?.stop())
         .then(() => pageCacheLink?.close())
         .then(() => profileListener?.close())
         .then(() => database.close())

@@ -23,6 +23,8 @@ describe("parseEnv", () => {
       pageCacheBytes: 64 * 1024 * 1024,
       pageCacheHeader: true,
       trustProxy: [],
+      backupDir: undefined,
+      backupKeep: 7,
     });
   });
 

@@ -79,6 +79,17 @@ const rawSchema = z.object({
   ),
   /** The in-process cache of rendered public pages (server/page-cache/); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),
+  /** Where the running server writes a backup a day (unset: none), and how many it keeps. */
+  BACKUP_DIR: optional(z.string()),
+  BACKUP_KEEP: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a whole number" })
+      .int({ error: "expected a whole number" })
+      .min(1, { error: "expected at least 1" })
+      .max(3650, { error: "expected at most 3650" })
+      .default(7),
+  ),
   /**
    * The proxies in front (addresses or CIDRs, separated by commas or spaces): from them,
    * X-Forwarded-For names the client and X-Forwarded-Proto says whether it came over https
@@ -134,6 +145,8 @@ export type Env = {
   pageCacheBytes: number;
   /** TRUST_PROXY's entries (empty: trust no proxy). */
   trustProxy: string[];
+  backupDir: string | undefined;
+  backupKeep: number;
   pageCacheHeader: boolean;
 };
 
@@ -199,6 +212,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
     pageCacheBytes: raw.PAGE_CACHE_MB * MiB,
     trustProxy: raw.TRUST_PROXY ? splitList(raw.TRUST_PROXY) : [],
+    backupDir: raw.BACKUP_DIR,
+    backupKeep: raw.BACKUP_KEEP,
     pageCacheHeader:
       raw.PAGE_CACHE_HEADER === undefined
         ? raw.NODE_ENV !== "production"

@@ -1,5 +1,13 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -235,6 +243,83 @@ test.describe("the production server process", () => {
       expect(typed.output).not.toContain("typed-password");
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("npm run backup and restore bring a site back whole; a damaged file changes nothing; BACKUP_DIR keeps a backup a day", async () => {
+    const port = 3227;
+    const base = `http://127.0.0.1:${port}`;
+    const work = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-backup-"));
+    const [site, restored, untouched, daily] = ["site", "restored", "untouched", "daily"].map(
+      (name) => path.join(work, name),
+    ) as [string, string, string, string];
+    const node = (script: string, dataDir: string, args: string[]) =>
+      spawnSync(process.execPath, [script, ...args], {
+        env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, OWNER_PASSWORD: "" },
+        encoding: "utf8",
+      });
+    const titles = async () =>
+      [...(await (await fetch(`${base}/blog`)).text()).matchAll(/<h2[^>]*>([^<]+)<\/h2>/g)].map(
+        (m) => m[1],
+      );
+    try {
+      // Three old daily backups; the server writes today's and keeps the newest two.
+      mkdirSync(daily);
+      for (const day of ["2026-01-01", "2026-01-02", "2026-01-03"]) {
+        writeFileSync(path.join(daily, `backup-${day}T03-00-00Z.jsonl.gz`), "old");
+      }
+      const server = startServer({
+        PORT: String(port),
+        DATA_DIR: site,
+        SEED_DEMO: "true",
+        BACKUP_DIR: daily,
+        BACKUP_KEEP: "2",
+      });
+      await waitForHealth(base, server.child);
+      await waitForOutput(server, /"event":"backup-written"/);
+      const kept = readdirSync(daily).sort();
+      expect(kept).toHaveLength(2);
+      expect(kept[0]).toBe("backup-2026-01-03T03-00-00Z.jsonl.gz");
+      expect(kept[1]).toMatch(/^backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.jsonl\.gz$/);
+      const before = await titles();
+      expect(before.length).toBeGreaterThan(0);
+      server.child.kill("SIGTERM");
+      await server.exited;
+
+      const file = path.join(work, "site.jsonl.gz");
+      const backup = node("scripts/backup.mjs", site, [file]);
+      expect(backup.status, backup.stderr).toBe(0);
+      const checksum = /Checksum of the rows \(SHA-256\): ([0-9a-f]{64})/.exec(backup.stdout)?.[1];
+      expect(checksum, backup.stdout).toBeDefined();
+
+      const restore = node("scripts/restore.mjs", restored, [file]);
+      expect(restore.status, restore.stderr).toBe(0);
+      expect(restore.stdout).toContain(`Checksum of the restored rows (SHA-256): ${checksum}`);
+      // The daily one restores too.
+      const fromDaily = node("scripts/restore.mjs", path.join(work, "from-daily"), [
+        path.join(daily, kept[1]!),
+      ]);
+      expect(fromDaily.status, fromDaily.stderr).toBe(0);
+
+      // Damaged: refused before anything is opened; a second restore: refused, unchanged.
+      const damaged = path.join(work, "damaged.jsonl.gz");
+      writeFileSync(damaged, readFileSync(file).subarray(0, 200));
+      const refused = node("scripts/restore.mjs", untouched, [damaged]);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain("is not a complete backup");
+      expect(refused.stderr).toContain("Nothing was changed.");
+      expect(existsSync(untouched)).toBe(false);
+      const again = node("scripts/restore.mjs", restored, [file]);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toContain("restore into a new or emptied database");
+
+      const back = startServer({ PORT: String(port), DATA_DIR: restored, OWNER_PASSWORD: "" });
+      await waitForHealth(base, back.child);
+      expect(await titles()).toEqual(before);
+      back.child.kill("SIGTERM");
+      await back.exited;
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 

@@ -1,0 +1,234 @@
+/**
+ * Backups: one file holding everything the owner would miss (posts and their images, the
+ * profile, experience, education, contact messages with their delivery state, and the demo
+ * seed's marker), written from either database and restored into either.
+ *
+ * The file is gzip'd JSON lines: a header, then every row of every table as PostgreSQL's own
+ * `to_jsonb` renders it (times in UTC, bytes as hex), in primary-key order, then a trailer with
+ * the rows' count and the SHA-256 of every line before it. PostgreSQL writes and reads the rows
+ * (`jsonb_populate_record`), so nothing is converted by hand, and the same database gives the
+ * same lines whichever driver reads it. A restore reads and checks the whole file before it
+ * changes anything, then writes everything in one transaction.
+ *
+ * Not kept: the owner's password hash, sessions, known devices and sign-in failures (secrets and
+ * throttles; a restored site gets its password from OWNER_PASSWORD or `npm run owner:password`),
+ * and blog_stats, which the posts' triggers rebuild as the posts arrive.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { gunzipSync, gzipSync } from "node:zlib";
+
+import { sql } from "drizzle-orm";
+
+import type { Database } from "./db.server";
+
+export const BACKUP_FORMAT = "dev-portfolio-backup";
+export const BACKUP_VERSION = 1;
+
+/** Every table kept, in restore order, with its primary key (rows are written in its order). */
+export const BACKUP_TABLES = [
+  { name: "app_meta", key: "key", replace: true },
+  { name: "profile", key: "id", replace: true },
+  { name: "job_experiences", key: "id", replace: false },
+  { name: "studies", key: "id", replace: false },
+  { name: "media", key: "hash", replace: false },
+  { name: "blog_posts", key: "id", replace: false },
+  { name: "contact_messages", key: "id", replace: false },
+] as const;
+
+type TableName = (typeof BACKUP_TABLES)[number]["name"];
+type Header = { format: string; version: number; createdAt: string; migrations: number };
+type Trailer = { rows: number; sha256: string };
+
+export type BackupSummary = { rows: Record<TableName, number>; sha256: string; bytes: number };
+
+/** A backup's file name for a time: sorts by time, and says when it was taken. */
+export const backupFileName = (at: Date) =>
+  `backup-${at
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replace(/:/g, "-")}.jsonl.gz`;
+export const BACKUP_FILE = /^backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.jsonl\.gz$/;
+
+export class BackupError extends Error {
+  override name = "BackupError";
+}
+
+type Rows = { rows: Record<string, unknown>[] };
+const rowsOf = (result: unknown) => (result as Rows).rows;
+
+/** How many migrations the database has had applied (a backup from a newer site is refused). */
+async function migrationCount(db: Database): Promise<number> {
+  const [row] = rowsOf(
+    await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+  ) as { n: number }[];
+  return row?.n ?? 0;
+}
+
+/** Writes a backup of `db` to `file` (through a temporary file, so a crash leaves no half). */
+export async function writeBackup(db: Database, file: string): Promise<BackupSummary> {
+  const lines: string[] = [];
+  const counts = {} as Record<TableName, number>;
+  await db.transaction(async (tx) => {
+    // One snapshot for every table, and times written the same from any server.
+    await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+    await tx.execute(sql`set local timezone = 'UTC'`);
+    const header: Header = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      createdAt: new Date().toISOString(),
+      migrations: await migrationCount(tx as unknown as Database),
+    };
+    lines.push(JSON.stringify(header));
+    for (const { name, key } of BACKUP_TABLES) {
+      const rows = rowsOf(
+        await tx.execute(
+          sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`),
+        ),
+      ) as { row: string }[];
+      counts[name] = rows.length;
+      for (const { row } of rows) lines.push(JSON.stringify({ table: name, row: JSON.parse(row) }));
+    }
+  });
+  const body = lines.join("\n") + "\n";
+  const sha256 = createHash("sha256").update(body).digest("hex");
+  const rowsTotal = Object.values(counts).reduce((a, b) => a + b, 0);
+  const trailer: Trailer = { rows: rowsTotal, sha256 };
+  const bytes = gzipSync(body + JSON.stringify(trailer) + "\n");
+  const temporary = `${file}.partial`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, file);
+  return { rows: counts, sha256, bytes: bytes.length };
+}
+
+export type ParsedBackup = {
+  header: Header;
+  rows: { table: TableName; row: Record<string, unknown> }[];
+  counts: Record<TableName, number>;
+  sha256: string;
+};
+
+/** Reads and checks a backup file whole; throws a BackupError saying what is wrong with it. */
+export function readBackup(file: string): ParsedBackup {
+  let text: string;
+  try {
+    text = gunzipSync(readFileSync(file)).toString("utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new BackupError(`No backup file at ${file}.`);
+    throw new BackupError(
+      `${file} is not a complete backup: it does not decompress (${code ?? "damaged"}).`,
+    );
+  }
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const trailerLine = lines.pop();
+  let header: Header;
+  let trailer: Trailer;
+  try {
+    header = JSON.parse(lines[0] ?? "") as Header;
+    trailer = JSON.parse(trailerLine ?? "") as Trailer;
+  } catch {
+    throw new BackupError(
+      `${file} is not a backup of this site: its first or last line is not one.`,
+    );
+  }
+  if (header.format !== BACKUP_FORMAT) {
+    throw new BackupError(
+      `${file} is not a backup of this site (format ${JSON.stringify(header.format)}).`,
+    );
+  }
+  if (header.version !== BACKUP_VERSION) {
+    throw new BackupError(
+      `${file} is a version ${header.version} backup; this site reads version ${BACKUP_VERSION}.`,
+    );
+  }
+  const body = lines.join("\n") + "\n";
+  const sha256 = createHash("sha256").update(body).digest("hex");
+  if (sha256 !== trailer.sha256 || lines.length - 1 !== trailer.rows) {
+    throw new BackupError(`${file} is damaged: its contents do not match its checksum.`);
+  }
+  const known = new Set<string>(BACKUP_TABLES.map((t) => t.name));
+  const counts = Object.fromEntries(BACKUP_TABLES.map((t) => [t.name, 0])) as Record<
+    TableName,
+    number
+  >;
+  const rows = lines.slice(1).map((line, i) => {
+    const entry = JSON.parse(line) as { table: TableName; row: Record<string, unknown> };
+    if (!known.has(entry.table) || typeof entry.row !== "object" || entry.row === null) {
+      throw new BackupError(`${file} is damaged: line ${i + 2} is not a row of a known table.`);
+    }
+    counts[entry.table] += 1;
+    return entry;
+  });
+  return { header, rows, counts, sha256 };
+}
+
+/**
+ * Restores a checked backup into `db`, whose migrations have been applied: refused (nothing
+ * changed) when the database already holds posts, images, experience, education or messages,
+ * or is older than the site that wrote the backup. The profile and the seed marker the server
+ * makes on its own are replaced. Ids go on from the restored ones.
+ */
+export async function restoreBackup(db: Database, backup: ParsedBackup): Promise<void> {
+  const migrations = await migrationCount(db);
+  if (backup.header.migrations > migrations) {
+    throw new BackupError(
+      `The backup comes from a newer version of the site (${backup.header.migrations} migrations; this database has ${migrations}). Update the site first.`,
+    );
+  }
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local timezone = 'UTC'`);
+    for (const { name, replace } of BACKUP_TABLES) {
+      if (replace) {
+        await tx.execute(sql.raw(`delete from "${name}"`));
+        continue;
+      }
+      const [row] = rowsOf(
+        await tx.execute(sql.raw(`select exists (select 1 from "${name}") as taken`)),
+      ) as { taken: boolean }[];
+      if (row?.taken) {
+        throw new BackupError(
+          `The database already holds ${name.replaceAll("_", " ")}: restore into a new or emptied database. Nothing was changed.`,
+        );
+      }
+    }
+    for (const { table, row } of backup.rows) {
+      await tx.execute(
+        sql`insert into ${sql.identifier(table)} select * from jsonb_populate_record(null::${sql.identifier(table)}, ${JSON.stringify(row)}::jsonb)`,
+      );
+    }
+    // Serial ids go on after the restored ones.
+    for (const name of ["job_experiences", "studies", "blog_posts", "contact_messages"]) {
+      await tx.execute(
+        sql.raw(
+          `select setval(pg_get_serial_sequence('"${name}"', 'id'), coalesce(max(id), 1), max(id) is not null) from "${name}"`,
+        ),
+      );
+    }
+  });
+}
+
+/**
+ * A fingerprint of what a backup holds, read from a live database: rows per table and the
+ * SHA-256 of their lines, so two databases can be compared (tests, and the restore's report).
+ */
+export async function contentFingerprint(
+  db: Database,
+): Promise<BackupSummary["rows"] & { sha256: string }> {
+  const hash = createHash("sha256");
+  const counts = {} as Record<TableName, number>;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local timezone = 'UTC'`);
+    for (const { name, key } of BACKUP_TABLES) {
+      const rows = rowsOf(
+        await tx.execute(
+          sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`),
+        ),
+      ) as { row: string }[];
+      counts[name] = rows.length;
+      for (const { row } of rows) hash.update(`${name}\t${JSON.stringify(JSON.parse(row))}\n`);
+    }
+  });
+  return { ...counts, sha256: hash.digest("hex") };
+}

@@ -1,0 +1,176 @@
+// Backups (database/backup.server.ts): everything kept, restored exactly into a new database of
+// either kind, a PGlite backup moved into PostgreSQL and back, damaged files refused unchanged.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  BackupError,
+  contentFingerprint,
+  readBackup,
+  restoreBackup,
+  writeBackup,
+} from "../../database/backup.server";
+import { backupIfDue, backupsIn } from "../../server/backups";
+import { drivers, skipReason, type TestDatabase } from "./databases";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "portfolio-backup-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A site with some of everything: posts (accents, code, an image), media bytes, messages in each state. */
+async function fill(database: TestDatabase) {
+  const { db } = database;
+  await db.execute(sql`insert into profile (id, name, title, location, email, about, socials, skills, tools, photo)
+    values (true, 'Aoife Ní Bhriain', 'Backend Developer', 'Dublin', 'aoife@example.com',
+            '["Línea uno"]'::jsonb, '[]'::jsonb, '["Go","SQL"]'::jsonb, '[]'::jsonb, '{"sizes":[]}'::jsonb)
+    on conflict (id) do update set name = excluded.name, photo = excluded.photo`);
+  await db.execute(sql`insert into media (hash, content_type, bytes, size, width, height, purpose)
+    values (${"a".repeat(64)}, 'image/webp', decode('52494646000102ff00', 'hex'), 9, 480, 320, 'image')`);
+  for (let i = 1; i <= 30; i++) {
+    await db.execute(sql`insert into blog_posts (title, description, content, created_at, updated_at)
+      values (${`Migración ${i}`}, ${i % 3 ? `d ${i}` : null}, ${`<p>Post ${i} «quoted» \\ "x"</p><img src="/media/${"a".repeat(64)}.webp" alt="A">`},
+              timestamptz '2025-01-01 10:00:00.123456+00' + ${i} * interval '1 hour', now())`);
+  }
+  await db.execute(sql`delete from blog_posts where id = 7`);
+  await db.execute(sql`insert into job_experiences (title, company, "from", "to", current_job, sort_key)
+    select 'Engineer', 'Company ' || g, '2020-01', null, g = 3, g from generate_series(1, 3) g`);
+  await db.execute(sql`insert into studies (degree, institution, "from", "to", sort_key)
+    select 'BSc', 'University ' || g, '2015-09', '2019-06', g from generate_series(1, 2) g`);
+  for (const status of ["pending", "delivered", "failed", "spam"]) {
+    await db.execute(sql`insert into contact_messages (name, email, message, client_address, status, attempts)
+      values ('Ana', 'ana@example.com', ${`Message ${status} ✓`}, '2001:db8:1:2::/64', ${status}, 2)`);
+  }
+}
+
+describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, d] as const))(
+  "backup on %s",
+  (_name, driver) => {
+    let source: TestDatabase;
+    let file: string;
+    beforeAll(async () => {
+      source = await driver.fresh();
+      await fill(source);
+      file = path.join(dir, `${driver.name}.jsonl.gz`);
+    });
+    afterAll(async () => {
+      await source.dispose();
+    });
+
+    it("writes every table, and restores a new database to exactly that", async () => {
+      const summary = await writeBackup(source.db, file);
+      const before = await contentFingerprint(source.db);
+      console.log(
+        `backup from ${driver.name}: ${JSON.stringify(summary.rows)}, ${summary.bytes} bytes, sha256 ${summary.sha256.slice(0, 16)}…; content ${before.sha256.slice(0, 16)}…`,
+      );
+      expect(summary.rows).toMatchObject({
+        blog_posts: 29,
+        media: 1,
+        contact_messages: 4,
+        job_experiences: 3,
+        studies: 2,
+        profile: 1,
+      });
+      const target = await driver.fresh();
+      try {
+        await restoreBackup(target.db, readBackup(file));
+        expect(await contentFingerprint(target.db)).toEqual(before);
+        // Counters follow: the list's count, and new ids after the restored ones.
+        const stats = (await target.db.execute(
+          sql`select post_count from blog_stats`,
+        )) as unknown as { rows: { post_count: number }[] };
+        expect(stats.rows[0]!.post_count).toBe(29);
+        const inserted = (await target.db.execute(
+          sql`insert into blog_posts (title, content) values ('next', '<p>n</p>') returning id`,
+        )) as unknown as { rows: { id: number }[] };
+        expect(inserted.rows[0]!.id).toBe(31);
+        // A second restore into a database that now holds posts is refused, unchanged.
+        const fingerprint = await contentFingerprint(target.db);
+        await expect(restoreBackup(target.db, readBackup(file))).rejects.toThrow(
+          /already holds job experiences: restore into a new or emptied database\. Nothing was changed\./,
+        );
+        expect(await contentFingerprint(target.db)).toEqual(fingerprint);
+      } finally {
+        await target.dispose();
+      }
+    });
+
+    it("the daily schedule writes one when due, keeps the newest BACKUP_KEEP", async () => {
+      const daily = mkdtempSync(path.join(dir, `${driver.name}-daily-`));
+      const day = (d: number) => new Date(Date.UTC(2026, 0, d, 3));
+      expect(await backupIfDue(source.db, daily, 2, day(1))).toMatch(/backup-2026-01-01T03-00-00Z/);
+      // Less than a day later: not due.
+      expect(
+        await backupIfDue(source.db, daily, 2, new Date(day(1).getTime() + 3_600_000)),
+      ).toBeNull();
+      await backupIfDue(source.db, daily, 2, day(2));
+      await backupIfDue(source.db, daily, 2, day(3));
+      expect(backupsIn(daily)).toEqual([
+        "backup-2026-01-03T03-00-00Z.jsonl.gz",
+        "backup-2026-01-02T03-00-00Z.jsonl.gz",
+      ]);
+      expect(readBackup(path.join(daily, backupsIn(daily)[0]!)).counts.blog_posts).toBe(29);
+    });
+
+    it("refuses a damaged or foreign file with a clear message", () => {
+      const good = readFileSync(file);
+      const cases: [string, Buffer, RegExp][] = [
+        ["truncated", good.subarray(0, good.length - 20), /not a complete backup/],
+        ["not gzip", Buffer.from("hello"), /not a complete backup/],
+        [
+          "one byte changed",
+          gzipSync(
+            Buffer.from(gunzipSync(good).toString().replace("Migración 12", "Migracion 12")),
+          ),
+          /damaged: its contents do not match its checksum/,
+        ],
+        [
+          "foreign",
+          gzipSync(Buffer.from('{"format":"other"}\n{"rows":0}\n')),
+          /not a backup of this site/,
+        ],
+      ];
+      for (const [name, bytes, message] of cases) {
+        const damaged = path.join(dir, `${driver.name}-${name}.gz`);
+        writeFileSync(damaged, bytes);
+        expect(() => readBackup(damaged), name).toThrow(BackupError);
+        expect(() => readBackup(damaged), name).toThrow(message);
+      }
+      expect(() => readBackup(path.join(dir, "missing.gz"))).toThrow(/No backup file at/);
+    });
+  },
+);
+
+const postgres = drivers.find((d) => d.name === "postgres")!;
+const pglite = drivers.find((d) => d.name === "pglite")!;
+
+describe.skipIf(skipReason(postgres) !== null)("moving between databases", () => {
+  it("a PGlite backup restores into PostgreSQL and back, unchanged", async () => {
+    const start = await pglite.fresh();
+    const middle = await postgres.fresh();
+    const end = await pglite.fresh();
+    try {
+      await fill(start);
+      const original = await contentFingerprint(start.db);
+      const first = path.join(dir, "from-pglite.jsonl.gz");
+      const second = path.join(dir, "from-postgres.jsonl.gz");
+      const a = await writeBackup(start.db, first);
+      await restoreBackup(middle.db, readBackup(first));
+      expect(await contentFingerprint(middle.db)).toEqual(original);
+      const b = await writeBackup(middle.db, second);
+      await restoreBackup(end.db, readBackup(second));
+      expect(await contentFingerprint(end.db)).toEqual(original);
+      // The rows are written identically whichever database wrote them.
+      expect(readBackup(second).rows).toEqual(readBackup(first).rows);
+      expect(b.rows).toEqual(a.rows);
+      console.log(
+        `PGlite → PostgreSQL → PGlite: ${JSON.stringify(a.rows)}; content sha256 ${original.sha256} at every step`,
+      );
+    } finally {
+      await Promise.all([start.dispose(), middle.dispose(), end.dispose()]);
+    }
+  });
+});
