@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 
-import { and, eq, notInArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type OutputInfo } from "sharp";
 
@@ -328,21 +328,4 @@ export async function readMediaInfo(db: Database, hash: string) {
     .where(eq(media.hash, hash))
     .limit(1);
   return row;
-}
-
-/**
- * Drops a purpose's files but `keepHashes` (the ones the profile now refers to), when a photo
- * or CV is replaced or removed. Returns how many were dropped.
- */
-export async function deleteMediaExcept(
-  db: Database,
-  purpose: UploadKind,
-  keepHashes: string[],
-): Promise<number> {
-  const ofPurpose = eq(media.purpose, purpose);
-  const deleted = await db
-    .delete(media)
-    .where(keepHashes.length > 0 ? and(ofPurpose, notInArray(media.hash, keepHashes)) : ofPurpose)
-    .returning({ hash: media.hash });
-  return deleted.length;
 }

@@ -1,7 +1,7 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
-import type { Database } from "../../database/db.server";
-import { jobExperiences, profile, studies } from "../../database/schema";
+import { lockUntilCommit, type Database } from "../../database/db.server";
+import { jobExperiences, media, profile, studies } from "../../database/schema";
 import type {
   EducationInput,
   ExperienceInput,
@@ -94,14 +94,48 @@ export async function saveProfile(db: Database, content: ProfileContent) {
   forgetProfile(db);
 }
 
-export async function setPhoto(db: Database, photo: StoredPhoto | null) {
-  await db.update(profile).set({ photo, updatedAt: new Date() }).where(eq(profile.id, true));
+/**
+ * Sets the photo (or removes it, with null) and drops the files of the one it replaces, in one
+ * transaction under a lock. Only the replaced photo's files go, never "every file but mine": two
+ * uploads at once would otherwise each drop the other's files, leaving the profile pointing at
+ * files that are gone. Returns how many files were dropped.
+ */
+export async function replacePhoto(db: Database, photo: StoredPhoto | null): Promise<number> {
+  const dropped = await db.transaction(async (tx) => {
+    await lockUntilCommit(tx, "profile:photo");
+    const [row] = await tx
+      .select({ photo: profile.photo })
+      .from(profile)
+      .where(eq(profile.id, true));
+    await tx.update(profile).set({ photo, updatedAt: new Date() }).where(eq(profile.id, true));
+    const kept = new Set(photo?.files.map((file) => file.hash));
+    const old = (row?.photo?.files ?? []).map((file) => file.hash).filter((h) => !kept.has(h));
+    return dropMedia(tx, "photo", old);
+  });
   forgetProfile(db);
+  return dropped;
 }
 
-export async function setCv(db: Database, cv: StoredCv | null) {
-  await db.update(profile).set({ cv, updatedAt: new Date() }).where(eq(profile.id, true));
+/** As replacePhoto, for the CV. */
+export async function replaceCv(db: Database, cv: StoredCv | null): Promise<number> {
+  const dropped = await db.transaction(async (tx) => {
+    await lockUntilCommit(tx, "profile:cv");
+    const [row] = await tx.select({ cv: profile.cv }).from(profile).where(eq(profile.id, true));
+    await tx.update(profile).set({ cv, updatedAt: new Date() }).where(eq(profile.id, true));
+    const old = row?.cv && row.cv.hash !== cv?.hash ? [row.cv.hash] : [];
+    return dropMedia(tx, "cv", old);
+  });
   forgetProfile(db);
+  return dropped;
+}
+
+async function dropMedia(tx: Pick<Database, "delete">, purpose: string, hashes: string[]) {
+  if (hashes.length === 0) return 0;
+  const deleted = await tx
+    .delete(media)
+    .where(and(eq(media.purpose, purpose), inArray(media.hash, hashes)))
+    .returning({ hash: media.hash });
+  return deleted.length;
 }
 
 /** Job experience in the owner's order (sort key, then insertion). */

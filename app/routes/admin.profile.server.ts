@@ -17,7 +17,7 @@ import {
 } from "~/lib/profile";
 import { fromResume, validateResume } from "~/lib/resume.server";
 import { UPLOAD_TEXT } from "~/lib/uploads";
-import { deleteMediaExcept, processCv, processPhoto, storeMedia } from "~/models/media.server";
+import { processCv, processPhoto, storeMedia } from "~/models/media.server";
 import {
   addEducation,
   addExperience,
@@ -28,8 +28,8 @@ import {
   moveEntry,
   replaceResume,
   saveProfile,
-  setCv,
-  setPhoto,
+  replaceCv,
+  replacePhoto,
   updateEducation,
   updateExperience,
 } from "~/models/profile.server";
@@ -237,7 +237,7 @@ export async function handleProfileAction(
       const processed = await processPhoto(bytes);
       if (!processed.ok) return failed("photo", 400, processed.error);
       const stored = await storeMedia(db, "photo", processed.files);
-      await setPhoto(db, {
+      await replacePhoto(db, {
         files: stored.map((f) => ({
           hash: f.hash,
           type: f.contentType as "image/webp" | "image/jpeg",
@@ -245,16 +245,10 @@ export async function handleProfileAction(
           height: f.height!,
         })),
       });
-      await deleteMediaExcept(
-        db,
-        "photo",
-        stored.map((f) => f.hash),
-      );
       return done("photo", "Photo uploaded.");
     }
     case "remove-photo":
-      await setPhoto(db, null);
-      await deleteMediaExcept(db, "photo", []);
+      await replacePhoto(db, null);
       return done("photo", "Photo removed.");
     case "upload-cv": {
       const bytes = await readFile(form);
@@ -262,13 +256,11 @@ export async function handleProfileAction(
       const processed = await processCv(bytes);
       if (!processed.ok) return failed("cv", 400, processed.error);
       const [stored] = await storeMedia(db, "cv", processed.files);
-      await setCv(db, { hash: stored!.hash, size: stored!.size });
-      await deleteMediaExcept(db, "cv", [stored!.hash]);
+      await replaceCv(db, { hash: stored!.hash, size: stored!.size });
       return done("cv", "CV uploaded.");
     }
     case "remove-cv":
-      await setCv(db, null);
-      await deleteMediaExcept(db, "cv", []);
+      await replaceCv(db, null);
       return done("cv", "CV removed.");
     case "import-preview":
     case "import-confirm":

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
@@ -13,7 +14,6 @@ import {
   type UploadKind,
 } from "../../app/lib/uploads";
 import {
-  deleteMediaExcept,
   imageWidths,
   processCv,
   processImage,
@@ -22,7 +22,15 @@ import {
   storeMedia,
   type ProcessedFile,
 } from "../../app/models/media.server";
+import { SEED_PROFILE } from "../../app/lib/site.server";
+import {
+  ensureProfile,
+  getProfile,
+  replaceCv,
+  replacePhoto,
+} from "../../app/models/profile.server";
 import type { Route } from "../../app/routes/+types/media";
+import { media } from "../../database/schema";
 import { loader } from "../../app/routes/media";
 import { drivers, queryRows, routeContext, skipReason, type TestDatabase } from "./databases";
 
@@ -436,6 +444,18 @@ const countRows = async (database: TestDatabase) =>
     )
   ).reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.purpose]: row.n }), {});
 
+/** The photo a profile stores for uploaded files (as the admin action makes it). */
+const photoOf = (
+  files: { hash: string; contentType: string; width: number | null; height: number | null }[],
+) => ({
+  files: files.map((f) => ({
+    hash: f.hash,
+    type: f.contentType as "image/webp" | "image/jpeg",
+    width: f.width!,
+    height: f.height!,
+  })),
+});
+
 function callLoader(database: TestDatabase, file: string, headers: Record<string, string> = {}) {
   const request = new Request(`http://localhost/media/${file}`, { headers });
   return loader({
@@ -500,7 +520,8 @@ for (const driver of drivers) {
       expect(await countRows(database)).toEqual({});
     });
 
-    it("drops a purpose's other files when its photo or CV is replaced or removed", async () => {
+    it("drops the replaced photo's or CV's files when it is replaced or removed", async () => {
+      await ensureProfile(database.db, SEED_PROFILE);
       const oldPhoto = await upload(database, "photo", fixtures.jpeg);
       const newPhoto = await upload(database, "photo", fixtures.webp);
       const cv = await upload(database, "cv", pdf());
@@ -509,17 +530,36 @@ for (const driver of drivers) {
       }
       expect(await countRows(database)).toEqual({ cv: 1, photo: 6 });
 
-      const keep = newPhoto.map((f) => f.hash);
-      expect(await deleteMediaExcept(database.db, "photo", keep)).toBe(3);
+      expect(await replacePhoto(database.db, photoOf(oldPhoto))).toBe(0);
+      expect(await replacePhoto(database.db, photoOf(newPhoto))).toBe(3);
       expect(await countRows(database)).toEqual({ cv: 1, photo: 3 });
       for (const f of oldPhoto) expect(await readMedia(database.db, f.hash)).toBeUndefined();
       for (const f of newPhoto) expect(await readMedia(database.db, f.hash)).toBeDefined();
 
-      expect(await deleteMediaExcept(database.db, "photo", [])).toBe(3);
+      expect(await replacePhoto(database.db, null)).toBe(3);
       expect(await countRows(database)).toEqual({ cv: 1 });
-      expect(await deleteMediaExcept(database.db, "cv", [cv[0]!.hash])).toBe(0);
-      expect(await deleteMediaExcept(database.db, "cv", [])).toBe(1);
+      const cvFile = { hash: cv[0]!.hash, size: cv[0]!.size };
+      expect(await replaceCv(database.db, cvFile)).toBe(0);
+      expect(await replaceCv(database.db, cvFile)).toBe(0);
+      expect(await replaceCv(database.db, null)).toBe(1);
       expect(await countRows(database)).toEqual({});
+    });
+
+    it("two photo uploads at once never leave the profile pointing at dropped files", async () => {
+      await ensureProfile(database.db, SEED_PROFILE);
+      // Both uploads store their files before either is made the photo (the action's order).
+      const a = await upload(database, "photo", fixtures.jpeg);
+      const b = await upload(database, "photo", fixtures.webp);
+      if (typeof a === "string" || typeof b === "string") throw new Error("refused");
+      await Promise.all([
+        replacePhoto(database.db, photoOf(a)),
+        replacePhoto(database.db, photoOf(b)),
+      ]);
+      const current = (await getProfile(database.db))?.photo;
+      expect(current).toBeTruthy();
+      for (const file of current!.files) {
+        expect(await readMedia(database.db, file.hash), file.hash).toBeDefined();
+      }
     });
 
     it("serves a photo's files by hash, immutable, never sniffed, revalidated with 304", async () => {
@@ -603,7 +643,7 @@ for (const driver of drivers) {
         expect(revalidated.status, file).toBe(404);
       }
       expect((await callLoader(database, `${webp}.webp`)).status).toBe(200);
-      await deleteMediaExcept(database.db, "photo", []);
+      await database.db.delete(media).where(eq(media.purpose, "photo"));
       expect((await callLoader(database, `${webp}.webp`)).status).toBe(404);
     });
   });
