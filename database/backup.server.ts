@@ -57,6 +57,21 @@ export class BackupError extends Error {
 type Rows = { rows: Record<string, unknown>[] };
 const rowsOf = (result: unknown) => (result as Rows).rows;
 
+/**
+ * A table's rows as PostgreSQL renders them (`to_jsonb`: its own types, in its own key order),
+ * in primary-key order. The caller's transaction sets the time zone.
+ */
+async function tableRows(
+  tx: Pick<Database, "execute">,
+  name: string,
+  key: string,
+): Promise<Record<string, unknown>[]> {
+  const rows = rowsOf(
+    await tx.execute(sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`)),
+  ) as { row: string }[];
+  return rows.map(({ row }) => JSON.parse(row) as Record<string, unknown>);
+}
+
 /** How many migrations the database has had applied (a backup from a newer site is refused). */
 async function migrationCount(db: Database): Promise<number> {
   const [row] = rowsOf(
@@ -81,13 +96,9 @@ export async function writeBackup(db: Database, file: string): Promise<BackupSum
     };
     lines.push(JSON.stringify(header));
     for (const { name, key } of BACKUP_TABLES) {
-      const rows = rowsOf(
-        await tx.execute(
-          sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`),
-        ),
-      ) as { row: string }[];
+      const rows = await tableRows(tx, name, key);
       counts[name] = rows.length;
-      for (const { row } of rows) lines.push(JSON.stringify({ table: name, row: JSON.parse(row) }));
+      for (const row of rows) lines.push(JSON.stringify({ table: name, row }));
     }
   });
   const body = lines.join("\n") + "\n";
@@ -221,13 +232,9 @@ export async function contentFingerprint(
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local timezone = 'UTC'`);
     for (const { name, key } of BACKUP_TABLES) {
-      const rows = rowsOf(
-        await tx.execute(
-          sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`),
-        ),
-      ) as { row: string }[];
+      const rows = await tableRows(tx, name, key);
       counts[name] = rows.length;
-      for (const { row } of rows) hash.update(`${name}\t${JSON.stringify(JSON.parse(row))}\n`);
+      for (const row of rows) hash.update(`${name}\t${JSON.stringify(row)}\n`);
     }
   });
   return { ...counts, sha256: hash.digest("hex") };

@@ -9,9 +9,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { freshPglite, type TestDatabase } from "../integration/databases";
-import { loadBundle, SITE_URL } from "./site";
+import { loadBundle, rawGet, SITE_URL } from "./site";
 
-type Reply = { status: number; headers: Record<string, string>; body: Buffer };
 type Cache = {
   size: number;
   totalBytes: number;
@@ -29,22 +28,8 @@ describe("the page cache under a flood of searches (production headers)", () => 
   let cache: Cache;
   let barriers = 0;
 
-  function get(path: string, headers: Record<string, string> = {}, method = "GET") {
-    const { port } = server.address() as AddressInfo;
-    return new Promise<Reply>((resolve, reject) => {
-      const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const flat: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) flat[name] = String(value);
-          resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
-        });
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  }
+  const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    rawGet(server, path, headers, method);
 
   beforeAll(async () => {
     const { root, exports } = await loadBundle();

@@ -1,16 +1,13 @@
 // The page cache's fast path (server/fast-path.ts) against the real bundle: a hit answered at
 // the node:http listener must be the response the full app gives for the same cached page,
 // byte for byte but the nonce, the request id and the date.
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type Server } from "node:http";
 import { gunzipSync } from "node:zlib";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { freshPglite, type TestDatabase } from "../integration/databases";
-import { loadBundle, SITE_URL } from "./site";
-
-type Reply = { status: number; headers: Record<string, string>; body: Buffer };
+import { loadBundle, rawGet, SITE_URL, type Reply } from "./site";
 
 /**
  * Not compared: per response, or (Cache-Control) marked private by the full app because the
@@ -33,22 +30,8 @@ describe("cache hits at the listener", () => {
   let fullApp = 0;
   let cache: { invalidate(tags: "all"): void };
 
-  function get(path: string, headers: Record<string, string> = {}, method = "GET") {
-    const { port } = server.address() as AddressInfo;
-    return new Promise<Reply>((resolve, reject) => {
-      const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const flat: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) flat[name] = String(value);
-          resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
-        });
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  }
+  const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+    rawGet(server, path, headers, method);
   const text = (reply: Reply) =>
     (reply.headers["content-encoding"] === "gzip" ? gunzipSync(reply.body) : reply.body)
       .toString()

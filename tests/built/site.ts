@@ -1,6 +1,8 @@
 // The production bundle in process, on a fresh database, behind one `probe` that checks the
 // properties every answer must keep (docs/product.md#robustness): no 5xx, an X-Request-Id of
 // our own, nothing internal in the body, and no stored row changed by a refused request.
+import { request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 
 import { expect, inject } from "vitest";
@@ -324,4 +326,29 @@ export async function openSite(kind: "pglite" | "postgres"): Promise<Site> {
       await database.dispose();
     },
   };
+}
+
+export type Reply = { status: number; headers: Record<string, string>; body: Buffer };
+
+/** One request over a real socket to a listening node:http server, as a client sends it. */
+export function rawGet(
+  server: Server,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<Reply> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise<Reply>((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const flat: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) flat[name] = String(value);
+        resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
