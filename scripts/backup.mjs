@@ -3,33 +3,17 @@
 // the database the server uses (DATABASE_URL or DATA_DIR). On the embedded database, stop the
 // server first (or set BACKUP_DIR and let it write one a day); PostgreSQL can be backed up live.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const {
-  openDatabase,
-  parseEnv,
-  takeDataDirLock,
-  releaseDataDirLock,
-  writeBackup,
-  backupFileName,
-  contentFingerprint,
-} = await import(path.join(root, "build/server/index.js"));
+import { site, withSiteDatabase } from "./site-database.mjs";
 
-const env = parseEnv();
-const file = path.resolve(process.argv[2] ?? backupFileName(new Date()));
-const dataDir = path.resolve(root, env.dataDir);
-if (!env.databaseUrl) takeDataDirLock(dataDir);
-const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir });
-try {
-  const summary = await writeBackup(database.db, file);
+const file = path.resolve(process.argv[2] ?? site.backupFileName(new Date()));
+await withSiteDatabase(async (database) => {
+  const summary = await site.writeBackup(database.db, file);
   const rows = Object.entries(summary.rows)
     .map(([table, n]) => `${table} ${n}`)
     .join(", ");
   console.log(`Backup written to ${file} (${summary.bytes} bytes): ${rows}.`);
   // The same checksum npm run restore prints for the database it restores.
-  console.log(`Checksum of the rows (SHA-256): ${(await contentFingerprint(database.db)).sha256}`);
-} finally {
-  await database.close();
-  if (!env.databaseUrl) releaseDataDirLock(dataDir);
-}
+  const { sha256 } = await site.contentFingerprint(database.db);
+  console.log(`Checksum of the rows (SHA-256): ${sha256}`);
+});

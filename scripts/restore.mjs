@@ -3,19 +3,8 @@
 // one is refused with a message and nothing is changed, and so is a database that already holds
 // posts, images, experience, education or messages. Stop an embedded server first.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const {
-  openDatabase,
-  parseEnv,
-  takeDataDirLock,
-  releaseDataDirLock,
-  readBackup,
-  restoreBackup,
-  contentFingerprint,
-  BackupError,
-} = await import(path.join(root, "build/server/index.js"));
+import { root, site, withSiteDatabase } from "./site-database.mjs";
 
 const file = process.argv[2];
 if (!file) {
@@ -25,22 +14,24 @@ if (!file) {
 
 let backup;
 try {
-  backup = readBackup(path.resolve(file));
+  backup = site.readBackup(path.resolve(file));
 } catch (error) {
-  if (!(error instanceof BackupError)) throw error;
+  if (!(error instanceof site.BackupError)) throw error;
   console.error(`${error.message} Nothing was changed.`);
   process.exit(1);
 }
 
-const env = parseEnv();
-const dataDir = path.resolve(root, env.dataDir);
-if (!env.databaseUrl) takeDataDirLock(dataDir);
-const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir });
-try {
-  await database.migrate(path.join(root, "database/migrations"));
-  await restoreBackup(database.db, backup);
-  const restored = await contentFingerprint(database.db);
-  const { sha256, ...rows } = restored;
+await withSiteDatabase(async (database) => {
+  try {
+    await database.migrate(path.join(root, "database/migrations"));
+    await site.restoreBackup(database.db, backup);
+  } catch (error) {
+    if (!(error instanceof site.BackupError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+    return;
+  }
+  const { sha256, ...rows } = await site.contentFingerprint(database.db);
   console.log(
     `Restored ${file} (written ${backup.header.createdAt}): ${Object.entries(rows)
       .map(([table, n]) => `${table} ${n}`)
@@ -48,11 +39,4 @@ try {
   );
   console.log(`Checksum of the restored rows (SHA-256): ${sha256}`);
   console.log("Set the owner's password with npm run owner:password (backups keep none).");
-} catch (error) {
-  if (!(error instanceof BackupError)) throw error;
-  console.error(error.message);
-  process.exitCode = 1;
-} finally {
-  await database.close();
-  if (!env.databaseUrl) releaseDataDirLock(dataDir);
-}
+});

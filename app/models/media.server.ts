@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 
 import { eq } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
-import sharp, { type OutputInfo } from "sharp";
+import sharp, { type Metadata, type OutputInfo } from "sharp";
 
 import type { Database } from "../../database/db.server";
 import { media } from "../../database/schema";
@@ -42,7 +42,8 @@ export type StoredMedia = Omit<ProcessedFile, "bytes"> & { hash: string; size: n
 
 export type ProcessResult = { ok: true; files: ProcessedFile[] } | { ok: false; error: string };
 
-const refuse = (error: string): ProcessResult => ({ ok: false, error });
+type Refusal = { ok: false; error: string };
+const refuse = (error: string): Refusal => ({ ok: false, error });
 
 /**
  * The photo types accepted, as file-type names them, and the decoder sharp must find for each:
@@ -96,6 +97,58 @@ export function photoWidths(shorterSide: number): number[] {
   return fitting.length > 0 ? fitting : [PHOTO_WIDTHS[0]];
 }
 
+/** What the checks below find in an upload that is a picture they accept. */
+type Picture = {
+  ok: true;
+  mime: string;
+  header: Metadata & { width: number; height: number };
+  /** Frames counted against the pixel limit: 1 for a photo, every frame of a post's image. */
+  pages: number;
+};
+
+/**
+ * The checks every picture upload passes before a pixel is decoded: the size limit, no markup
+ * (SVG named as such), a type its bytes prove and sharp agrees with, and the pixel limit read
+ * from the header alone. Each refusal carries the text the owner sees for that kind.
+ */
+async function checkPicture(
+  bytes: Uint8Array,
+  kind: "photo" | "image",
+): Promise<Picture | Refusal> {
+  if (bytes.byteLength > UPLOAD_LIMITS[kind]) return refuse(uploadTooLargeText(kind));
+  const wrongType = uploadTypeText(kind);
+  const svg = kind === "photo" ? UPLOAD_TEXT.svg : UPLOAD_TEXT.imageSvg;
+  // SVG must never reach sharp: its decoder (librsvg) renders a document, with entities and
+  // references to other files, which is no picture and an attack surface a picture does not need.
+  const markup = sniffMarkup(bytes);
+  if (markup.svg) return refuse(svg);
+  if (markup.markup) return refuse(wrongType);
+  const detected = await fileTypeFromBuffer(bytes);
+  if (detected?.mime === "image/svg+xml") return refuse(svg);
+  const decoder = detected
+    ? (kind === "photo" ? PHOTO_DECODERS : IMAGE_DECODERS)[detected.mime]
+    : undefined;
+  if (!decoder) return refuse(wrongType);
+  try {
+    // The header only: the dimensions are known before a single pixel is decoded.
+    const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
+    if (header.format !== decoder || !header.width || !header.height) return refuse(wrongType);
+    const animated = kind === "image" && (decoder === "gif" || decoder === "webp");
+    const pages = animated ? (header.pages ?? 1) : 1;
+    if (header.width * header.height * pages > PHOTO_MAX_PIXELS) {
+      return refuse(kind === "photo" ? UPLOAD_TEXT.tooManyPixels : UPLOAD_TEXT.imageTooManyPixels);
+    }
+    return {
+      ok: true,
+      mime: detected!.mime,
+      header: header as Picture["header"],
+      pages,
+    };
+  } catch {
+    return refuse(wrongType);
+  }
+}
+
 /**
  * A photo upload, checked and converted: square WebP files at each of `photoWidths` (smallest
  * first) and one JPEG at the largest of them (share cards and JSON Resume want JPEG or PNG).
@@ -103,28 +156,10 @@ export function photoWidths(shorterSide: number): number[] {
  * PNG or WebP by its bytes or that does not decode, and an image of more than PHOTO_MAX_PIXELS.
  */
 export async function processPhoto(bytes: Uint8Array): Promise<ProcessResult> {
-  if (bytes.byteLength > UPLOAD_LIMITS.photo) return refuse(uploadTooLargeText("photo"));
+  const checked = await checkPicture(bytes, "photo");
+  if (!checked.ok) return checked;
   const notAPhoto = uploadTypeText("photo");
-  // SVG must never reach sharp: its decoder (librsvg) renders a document, with entities and
-  // references to other files, which is no photo and an attack surface a photo does not need.
-  const markup = sniffMarkup(bytes);
-  if (markup.svg) return refuse(UPLOAD_TEXT.svg);
-  if (markup.markup) return refuse(notAPhoto);
-  const detected = await fileTypeFromBuffer(bytes);
-  if (detected?.mime === "image/svg+xml") return refuse(UPLOAD_TEXT.svg);
-  const decoder = detected ? PHOTO_DECODERS[detected.mime] : undefined;
-  if (!decoder) return refuse(notAPhoto);
-
-  let side: number;
-  try {
-    // The header only: the dimensions are known before a single pixel is decoded.
-    const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
-    if (header.format !== decoder || !header.width || !header.height) return refuse(notAPhoto);
-    if (header.width * header.height > PHOTO_MAX_PIXELS) return refuse(UPLOAD_TEXT.tooManyPixels);
-    side = Math.min(header.width, header.height);
-  } catch {
-    return refuse(notAPhoto);
-  }
+  const side = Math.min(checked.header.width, checked.header.height);
 
   const widths = photoWidths(side);
   const largest = widths[widths.length - 1]!;
@@ -178,35 +213,17 @@ export function imageWidths(width: number): number[] {
  * more than PHOTO_MAX_PIXELS. Like a photo, it is decoded and encoded again: no metadata stays.
  */
 export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
-  if (bytes.byteLength > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"));
+  const checked = await checkPicture(bytes, "image");
+  if (!checked.ok) return checked;
   const notAnImage = uploadTypeText("image");
-  const markup = sniffMarkup(bytes);
-  if (markup.svg) return refuse(UPLOAD_TEXT.imageSvg);
-  if (markup.markup) return refuse(notAnImage);
-  const detected = await fileTypeFromBuffer(bytes);
-  if (detected?.mime === "image/svg+xml") return refuse(UPLOAD_TEXT.imageSvg);
-  const decoder = detected ? IMAGE_DECODERS[detected.mime] : undefined;
-  if (!decoder) return refuse(notAnImage);
-  const animated = decoder === "gif" || decoder === "webp";
-
-  let width: number;
-  let pages: number;
-  try {
-    const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
-    if (header.format !== decoder || !header.width || !header.height) return refuse(notAnImage);
-    pages = animated ? (header.pages ?? 1) : 1;
-    if (header.width * header.height * pages > PHOTO_MAX_PIXELS)
-      return refuse(UPLOAD_TEXT.imageTooManyPixels);
-    // A photo taken sideways is stored upright: its served width is its height.
-    width = (header.orientation ?? 1) >= 5 ? header.height : header.width;
-  } catch {
-    return refuse(notAnImage);
-  }
+  const { header, mime, pages } = checked;
+  // A photo taken sideways is stored upright: its served width is its height.
+  const width = (header.orientation ?? 1) >= 5 ? header.height : header.width;
 
   const widths = imageWidths(width);
   const largest = widths[widths.length - 1]!;
   const files: ProcessedFile[] = [];
-  const fallbackType = detected!.mime === "image/apng" ? "image/png" : detected!.mime;
+  const fallbackType = mime === "image/apng" ? "image/png" : mime;
   try {
     if (pages > 1) {
       // Frames cannot go through one raw buffer: each file is made from the upload itself.
