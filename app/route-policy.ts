@@ -62,6 +62,8 @@ export type RouteId = Exclude<
 >;
 
 const PRIVATE: RoutePolicy = { cache: "private" };
+/** The feeds (RSS, Atom, JSON Feed; the blog's and each tag's) show posts and the owner's name. */
+const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
 
 /**
  * What a public page shows, as the database's change notices name it (app/models and
@@ -80,15 +82,25 @@ export const routePolicies = {
     pendingInPage: true,
   },
   "routes/blog.new": PRIVATE,
+  // A post shows others (related posts, tags): any post's change drops every post page.
   "routes/blog.post": {
     cache: "public",
-    tags: ({ id }) => [`post:${id}`, "post-pages", "site"],
+    tags: () => ["post-pages", "site"],
     pendingText: LOADING_TEXT.page,
+  },
+  "routes/blog.tags": { cache: "public", tags: () => ["posts", "site"], pendingText: LOADING_TEXT.page },
+  "routes/blog.tag": {
+    cache: "public",
+    query: { page: blogPageParam },
+    tags: () => ["posts", "site"],
+    pendingText: LOADING_TEXT.posts,
+    pendingInPage: true,
   },
   "routes/blog.edit": { cache: "private", pendingText: LOADING_TEXT.page },
   "routes/login": PRIVATE,
   "routes/logout": PRIVATE,
   "routes/admin.messages": PRIVATE,
+  "routes/admin.posts": PRIVATE,
   // The largest upload, with room for the form's other fields and multipart's boundaries.
   "routes/admin.profile": {
     cache: "private",
@@ -101,7 +113,12 @@ export const routePolicies = {
   "routes/api.images": { cache: "private", bodyLimit: UPLOAD_LIMITS.image + BODY_LIMITS.form },
   "routes/media": { cache: "immutable" },
   "routes/resume": { cache: "public", tags: () => RESUME_TAGS },
-  "routes/rss": { cache: "public", tags: () => ["posts", "site"] },
+  "routes/rss": FEED,
+  "routes/atom": FEED,
+  "routes/feed-json": FEED,
+  "routes/tag-rss": FEED,
+  "routes/tag-atom": FEED,
+  "routes/tag-feed-json": FEED,
   "routes/sitemap": { cache: "public", tags: () => ["posts"] },
   "routes/robots": { cache: "public", tags: () => [] },
   // Only in the build the end-to-end tests run (TEST_ROUTES=1, app/routes.ts).

@@ -20,7 +20,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 
 import { sql } from "drizzle-orm";
 
-import type { Database } from "./db.server";
+import { rowsOf, type Database } from "./db.server";
 
 export const BACKUP_FORMAT = "dev-portfolio-backup";
 export const BACKUP_VERSION = 1;
@@ -54,8 +54,6 @@ export class BackupError extends Error {
   override name = "BackupError";
 }
 
-type Rows = { rows: Record<string, unknown>[] };
-const rowsOf = (result: unknown) => (result as Rows).rows;
 
 /**
  * A table's rows as PostgreSQL renders them (`to_jsonb`: its own types, in its own key order),
@@ -66,7 +64,7 @@ async function tableRows(
   name: string,
   key: string,
 ): Promise<Record<string, unknown>[]> {
-  const rows = rowsOf(
+  const rows = rowsOf<Record<string, unknown>>(
     await tx.execute(sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`)),
   ) as { row: string }[];
   return rows.map(({ row }) => JSON.parse(row) as Record<string, unknown>);
@@ -74,7 +72,7 @@ async function tableRows(
 
 /** How many migrations the database has had applied (a backup from a newer site is refused). */
 async function migrationCount(db: Database): Promise<number> {
-  const [row] = rowsOf(
+  const [row] = rowsOf<Record<string, unknown>>(
     await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
   ) as { n: number }[];
   return row?.n ?? 0;
@@ -195,7 +193,7 @@ export async function restoreBackup(db: Database, backup: ParsedBackup): Promise
         await tx.execute(sql.raw(`delete from "${name}"`));
         continue;
       }
-      const [row] = rowsOf(
+      const [row] = rowsOf<Record<string, unknown>>(
         await tx.execute(sql.raw(`select exists (select 1 from "${name}") as taken`)),
       ) as { taken: boolean }[];
       if (row?.taken) {

@@ -3,6 +3,7 @@ import path from "node:path";
 
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -38,6 +39,9 @@ export type DatabaseHandle = {
  * Holds a lock on `key` until the transaction ends: writers of the same key (one address's
  * sign-in attempts, say) take turns, on every instance.
  */
+/** The rows of `db.execute` (both drivers answer `{ rows }`), typed as the query selects them. */
+export const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
+
 export async function lockUntilCommit(tx: Pick<Database, "execute">, key: string) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
 }
@@ -53,7 +57,7 @@ const PING_TIMEOUT_MS = 2000;
 const LISTEN_RETRY_MS = 1000;
 
 /** Extensions the migrations create; PGlite must load them when it opens. */
-export const PGLITE_EXTENSIONS = { pg_trgm };
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 /** Any fixed number: instances migrating one PostgreSQL database take turns on it. */
 const MIGRATION_LOCK_ID = 727_274_001;

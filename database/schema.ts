@@ -8,15 +8,24 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 import type { ProfileContent, StoredCv, StoredPhoto } from "../app/lib/profile";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.
+
+/** A post's state: only `published` posts are shown to visitors (app/lib/publishing.ts). */
+export const POST_STATUSES = ["draft", "scheduled", "published"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const blogPosts = pgTable(
   "blog_posts",
@@ -28,12 +37,36 @@ export const blogPosts = pgTable(
     contentEn: text("content_en"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The post's current URL segment. Empty on insert means "make one from the title": the
+     * database does (migration 0007, blog_slug), so every writer, raw ones included, gets one.
+     * Every slug a post ever had stays in post_slugs.
+     */
+    slug: text("slug").notNull().default(""),
+    status: text("status", { enum: POST_STATUSES }).notNull().default("published"),
+    /**
+     * When the post went (or goes, if scheduled) public; lists and feeds sort by it. Null for a
+     * draft never published. A published post inserted without one gets its created_at.
+     */
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** Title (A), description (B) and the body's text (C), kept by a trigger (migration 0007). */
+    searchVector: tsvector("search_vector").notNull().default(sql`''::tsvector`),
   },
   (t) => [
-    // Ascending, so a backward scan serves "ORDER BY created_at DESC, id DESC" (newest first).
+    // Ascending, so a backward scan serves "ORDER BY created_at DESC, id DESC" (the owner's list).
     index("blog_posts_created_at_idx").on(t.createdAt, t.id),
-    // Trigram indexes serve the blog search (`ILIKE '%…%'` on title or description) on both
-    // PGlite and PostgreSQL: docs/decisions/005-blog-search-and-paging.md.
+    // What visitors see, newest first, by a backward scan.
+    index("blog_posts_published_idx")
+      .on(t.publishedAt, t.id)
+      .where(sql`${t.status} = 'published'`),
+    index("blog_posts_scheduled_idx")
+      .on(t.publishedAt)
+      .where(sql`${t.status} = 'scheduled'`),
+    uniqueIndex("blog_posts_slug_idx").on(t.slug),
+    index("blog_posts_search_idx").using("gin", t.searchVector),
+    // Trigram indexes serve the search's second chance (`ILIKE '%…%'` on title or description,
+    // for what has no words: symbols, emoji, part of a CJK word) on both PGlite and PostgreSQL:
+    // docs/decisions/005-blog-search-and-paging.md.
     // fastupdate off: every write goes straight into the index. With it on, inserts pile up in
     // a pending list that only VACUUM clears, and PGlite runs no autovacuum; the planner then
     // prices the index too high and scans the table (93 ms instead of 0.3 ms at 100,000 posts).
@@ -43,11 +76,56 @@ export const blogPosts = pgTable(
     index("blog_posts_description_trgm_idx")
       .using("gin", t.description.op("gin_trgm_ops"))
       .with({ fastupdate: false }),
+    check("blog_posts_status_check", sql`${t.status} IN ('draft', 'scheduled', 'published')`),
+    check("blog_posts_slug_format", sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+    check(
+      "blog_posts_scheduled_has_time",
+      sql`${t.status} <> 'scheduled' OR ${t.publishedAt} IS NOT NULL`,
+    ),
   ],
 );
 
 /**
- * One row, kept by triggers on blog_posts (migration 0001): the number of posts, so the list
+ * Every slug a post has had, its current one included: an old slug answers 301 to the current
+ * one forever, and no other post may take it. Its foreign key to blog_posts (on delete
+ * cascade) is written in migration 0007, deferred so a backup can restore slugs before their
+ * posts, which Drizzle cannot declare.
+ */
+export const postSlugs = pgTable(
+  "post_slugs",
+  {
+    slug: text("slug").primaryKey(),
+    postId: integer("post_id").notNull(),
+  },
+  (t) => [index("post_slugs_post_idx").on(t.postId)],
+);
+
+/**
+ * A post's tags, in the order the owner gave them. `listed_at` is the post's published_at
+ * while it is published and null otherwise (kept by triggers, migration 0007), so a tag's
+ * page reads one index in order.
+ */
+export const postTags = pgTable(
+  "post_tags",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    tag: text("tag").notNull(),
+    position: smallint("position").notNull(),
+    listedAt: timestamp("listed_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.tag] }),
+    index("post_tags_listed_idx")
+      .on(t.tag, t.listedAt, t.postId)
+      .where(sql`${t.listedAt} IS NOT NULL`),
+    check("post_tags_tag_format", sql`${t.tag} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+  ],
+);
+
+/**
+ * One row, kept by triggers on blog_posts (migrations 0001, 0007): the number of published posts, so the list
  * never counts 100,000 rows, and a version that changes whenever the list order may change.
  */
 export const blogStats = pgTable(
@@ -146,6 +224,7 @@ export const appMeta = pgTable("app_meta", {
 });
 
 export type BlogPost = typeof blogPosts.$inferSelect;
+export type PostTag = typeof postTags.$inferSelect;
 export type JobExperience = typeof jobExperiences.$inferSelect;
 export type Study = typeof studies.$inferSelect;
 

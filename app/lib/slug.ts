@@ -25,3 +25,29 @@ export function slugify(text: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
+
+/** The longest post slug; a longer title's slug is cut at a hyphen. */
+export const SLUG_MAX_LENGTH = 80;
+/** Words the blog's own URLs use after /blog/, which no post may take. */
+export const RESERVED_SLUGS: readonly string[] = ["new", "tags"];
+
+/**
+ * The slug a title (or a slug the owner typed) gives a post: `slugify`, at most
+ * SLUG_MAX_LENGTH characters cut at a hyphen, never only digits (`/blog/{id}` is the old URL of
+ * post {id}) nor a reserved word. The database makes the same from a title when a post is stored
+ * without one (blog_slug_of, migration 0007); a test holds the two equal.
+ */
+export function postSlugOf(text: string): string {
+  let slug = slugify(text);
+  if (slug.length > SLUG_MAX_LENGTH) {
+    const cut = slug.slice(0, SLUG_MAX_LENGTH + 1);
+    slug = (cut.includes("-") ? cut.replace(/-[^-]*$/, "") : cut.slice(0, SLUG_MAX_LENGTH)).replace(
+      /^-+|-+$/g,
+      "",
+    );
+  }
+  if (slug === "") return "post";
+  if (/^\d+$/.test(slug)) return `post-${slug}`;
+  if (RESERVED_SLUGS.includes(slug)) return `${slug}-post`;
+  return slug;
+}

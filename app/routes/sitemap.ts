@@ -1,11 +1,12 @@
 import { appContext } from "~/context";
 import { escapeXml } from "~/lib/xml";
-import { allPostDates } from "~/models/posts.server";
+import { postPath, tagPath } from "~/lib/publishing";
+import { allPostDates, listTags } from "~/models/posts.server";
 
 import type { Route } from "./+types/sitemap";
 
 /**
- * Home, blog and every post with its last change, streamed: posts are read in batches while
+ * Home, blog, every published post with its last change and every tag, streamed: posts are read in batches while
  * the response is written, so 100,000 posts never sit in memory at once.
  */
 export function loader({ context }: Route.LoaderArgs) {
@@ -15,14 +16,15 @@ export function loader({ context }: Route.LoaderArgs) {
   const url = (loc: string, lastmod?: Date) =>
     `  <url><loc>${escapeXml(`${base}${loc}`)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ""}</url>\n`;
 
-  let posts: AsyncGenerator<{ id: number; updatedAt: Date }> | undefined;
+  let posts: AsyncGenerator<{ slug: string; updatedAt: Date }> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(
         encoder.encode(
           '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
             url("/") +
-            url("/blog"),
+            url("/blog") +
+            url("/blog/tags"),
         ),
       );
       posts = allPostDates(db);
@@ -33,11 +35,13 @@ export function loader({ context }: Route.LoaderArgs) {
       for (let i = 0; i < 1000; i++) {
         const next = await posts!.next();
         if (next.done) {
+          // Then the tags' pages (a few hundred at most: five per post, shared).
+          for (const { tag } of await listTags(db)) chunk += url(tagPath(tag));
           controller.enqueue(encoder.encode(`${chunk}</urlset>\n`));
           controller.close();
           return;
         }
-        chunk += url(`/blog/${next.value.id}`, next.value.updatedAt);
+        chunk += url(postPath(next.value.slug), next.value.updatedAt);
       }
       controller.enqueue(encoder.encode(chunk));
     },

@@ -14,9 +14,9 @@ const RESUME_CHANGES = new Set(["site", "profile", "experience", "education"]);
 /** The tags a NOTIFY payload from migrations 0004-0005 drops; "all" when it is not understood. */
 export function tagsOfChange(payload: string): string[] | "all" {
   if (RESUME_CHANGES.has(payload)) return [payload];
-  if (payload === "posts") return ["posts", "post-pages"];
-  const ids = /^posts:(\d+(?:,\d+)*)$/.exec(payload);
-  if (ids?.[1]) return ["posts", ...ids[1].split(",").map((id) => `post:${Number(id)}`)];
+  // Any post's change drops every blog page: a post's page shows others (related posts), and a
+  // new slug or tag moves links on pages that do not name the post.
+  if (payload === "posts" || /^posts:\d+(?:,\d+)*$/.test(payload)) return ["posts", "post-pages"];
   return "all";
 }
 
