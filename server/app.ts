@@ -10,6 +10,7 @@ import { errorMessage } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { startBackupSchedule } from "./backups";
+import { startPublisher } from "./publisher";
 import { seedDemoContent } from "../database/seed.server";
 import { ensureOwnerPassword, setOwnerPassword } from "../app/models/auth.server";
 import { mailTransportFrom } from "../app/lib/mail.server";
@@ -145,12 +146,16 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
       : { read: async () => (await readProfile(database.db)).email },
     env.mailFrom ?? siteConfig.email,
   );
+  // Scheduled posts go public at their time on every instance, with no request.
+  const publisher = startPublisher(database.db);
   // Development renders every request, so edits to the code show at once.
   const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
   // The profile each render reads is remembered in memory; a change made by another instance
   // (or by SQL) is forgotten on the database's notice, before the pages showing it are dropped.
+  // A post's change notice may carry a new schedule: the publisher looks again.
   const forgetOnChange = (payload: string | null) => {
     if (payload === null || !/^(posts|barrier:)/.test(payload)) forgetProfile(database.db);
+    if (payload === null || payload.startsWith("posts")) publisher.changed();
   };
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache
@@ -210,6 +215,7 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
       delivery
         .stop()
         .then(() => backups?.stop())
+        .then(() => publisher.stop())
         .then(() => pageCacheLink?.close())
         .then(() => profileListener?.close())
         .then(() => database.close())

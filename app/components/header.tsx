@@ -88,6 +88,9 @@ export function Header() {
         </ul>
         {owner ? (
           <>
+            <Link to="/admin/posts" className={`${navButton} hidden sm:inline-block`}>
+              Posts
+            </Link>
             <Link to="/admin/messages" className={`${navButton} hidden sm:inline-block`}>
               Messages
             </Link>

@@ -19,14 +19,17 @@ const disabled =
 export function Pagination({
   page,
   pageCount,
-  search,
+  search = "",
+  path,
 }: {
   page: number;
   pageCount: number;
-  search: string;
+  search?: string;
+  /** The list's path when it is not the blog's (a tag's). */
+  path?: string;
 }) {
   if (pageCount <= 1) return null;
-  const go = (target: number) => blogHref({ page: target, search });
+  const go = (target: number) => blogHref({ page: target, search, path });
   return (
     <nav aria-label="Pagination" className="mt-10">
       <ul className="flex flex-wrap items-center justify-center gap-2">

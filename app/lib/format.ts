@@ -19,6 +19,21 @@ export function formatLongDate(date: Date | string): string {
   return longDate.format(typeof date === "string" ? new Date(date) : date);
 }
 
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
+
+/** A moment as pages rendered on the server show it, e.g. "November 24, 2026, 14:05 UTC". */
+export function formatDateTime(date: Date | string): string {
+  return `${dateTime.format(typeof date === "string" ? new Date(date) : date)} UTC`;
+}
+
 /** A whole number as the texts write it: en-US grouping, e.g. "10,000". */
 export const formatCount = (n: number) => n.toLocaleString("en-US");
 

@@ -15,13 +15,24 @@ export function paginationItems(current: number, count: number): PageItem[] {
   return [1, "gap", current - 1, current, current + 1, "gap", count];
 }
 
-/** The canonical list URL: page 1 and an empty search are left out. */
-export function blogHref({ page = 1, search = "" }: { page?: number; search?: string }): string {
+/**
+ * The canonical URL of a list (the blog's, or a tag's at `path`): page 1 and an empty search
+ * are left out.
+ */
+export function blogHref({
+  page = 1,
+  search = "",
+  path = "/blog",
+}: {
+  page?: number;
+  search?: string;
+  path?: string;
+}): string {
   const params = new URLSearchParams();
   if (search) params.set("q", search);
   if (page > 1) params.set("page", String(page));
   const query = params.toString();
-  return query ? `/blog?${query}` : "/blog";
+  return query ? `${path}?${query}` : path;
 }
 
 /** A page number in the URL: a positive integer without sign, leading zeros or decimals. */

@@ -9,8 +9,15 @@ export const TAG_LIMITS = { perPost: 5, length: 30 } as const;
 /** A post's state as the owner sees it; only `published` posts are shown to visitors. */
 export type PublishState = "draft" | "scheduled" | "published";
 
-/** What a save asks for: keep it a draft, publish it now, or at a time. */
-export type PublishRequest = { mode: "draft" } | { mode: "now" } | { mode: "at"; at: Date };
+/**
+ * What a save asks for: a draft (unpublished), published now (an already public post keeps its
+ * date), at a time (scheduled when it is ahead), or the state it has.
+ */
+export type PublishRequest =
+  | { mode: "draft" }
+  | { mode: "now" }
+  | { mode: "at"; at: Date }
+  | { mode: "keep" };
 
 export const PUBLISH_TEXT = {
   draft: "Draft",
@@ -64,6 +71,10 @@ export function readSlug(input: string): { slug: string | null } | { error: stri
     RESERVED_SLUGS.includes(slug);
   return bad ? { error: PUBLISH_TEXT.badSlug } : { slug };
 }
+
+/** Whether a URL segment can be a tag (tags are stored in their URL form). */
+export const isTag = (text: string) =>
+  text.length <= TAG_LIMITS.length && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(text);
 
 /** The canonical URL path of a post. */
 export const postPath = (slug: string) => `/blog/${slug}`;

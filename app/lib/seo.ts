@@ -12,7 +12,12 @@ export type PageMeta = {
   title: string;
   description: string;
   /** Open Graph and Twitter card tags (home page and posts). */
-  share?: { type: "website" | "article"; publishedTime?: string; modifiedTime?: string };
+  share?: {
+    type: "website" | "article";
+    publishedTime?: string;
+    modifiedTime?: string;
+    tags?: readonly string[];
+  };
   jsonLd?: Record<string, unknown>;
   /** Keep the page out of search engines (test pages, errors). */
   noindex?: boolean;
@@ -50,6 +55,7 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
     if (meta.share.modifiedTime) {
       tags.push({ property: "article:modified_time", content: meta.share.modifiedTime });
     }
+    for (const tag of meta.share.tags ?? []) tags.push({ property: "article:tag", content: tag });
   }
   if (meta.jsonLd) tags.push({ "script:ld+json": meta.jsonLd as never });
   return tags;

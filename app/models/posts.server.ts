@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "dr
 import { rowsOf, type Database } from "../../database/db.server";
 import { blogPosts, blogStats, postSlugs, postTags, type PostStatus } from "../../database/schema";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "../lib/constants";
+import { parseSerialId } from "../lib/ids";
 import type { PublishRequest } from "../lib/publishing";
 import { MARK_END, MARK_START, parseSearch } from "../lib/search-query";
 
@@ -334,31 +335,25 @@ export async function getPost(db: Database, id: number): Promise<Post | null> {
 }
 
 /**
- * What `/blog/{segment}` shows: the post whose slug it is, or where to send the reader (a
- * post's id or one of its old slugs moves to its current slug). Unpublished posts exist for the
- * owner alone.
+ * The post `/blog/{segment}` names, whatever its state, and whether the reader must be sent on
+ * to its current slug (the segment is the post's id, the original URL, or one of its old
+ * slugs). Null when no post has or had it.
  */
 export async function findPostByPath(
   db: Database,
   segment: string,
-  { owner }: { owner: boolean },
-): Promise<{ post: Post } | { moved: string } | null> {
-  const visible = (post: Post | undefined) =>
-    post !== undefined && (owner || post.status === "published");
-  if (/^\d{1,9}$/.test(segment)) {
-    const [post] = await db
-      .select(fullPost)
-      .from(blogPosts)
-      .where(eq(blogPosts.id, Number(segment)));
-    return visible(post) ? { moved: post!.slug } : null;
+): Promise<{ post: Post; moved: boolean } | null> {
+  if (/^\d+$/.test(segment)) {
+    const id = parseSerialId(segment);
+    const post = id === null ? null : await getPost(db, id);
+    return post ? { post, moved: true } : null;
   }
   const [post] = await db
     .select(fullPost)
     .from(postSlugs)
     .innerJoin(blogPosts, eq(blogPosts.id, postSlugs.postId))
     .where(eq(postSlugs.slug, segment));
-  if (!visible(post)) return null;
-  return post!.slug === segment ? { post: post! } : { moved: post!.slug };
+  return post ? { post, moved: post.slug !== segment } : null;
 }
 
 export type RelatedPost = { slug: string; title: string; publishedAt: Date };
@@ -509,7 +504,8 @@ export type PostWriteInput = {
   content: string;
   /** Null: made from the title for a new post, kept for an existing one. */
   slug: string | null;
-  tags: string[];
+  /** Null: none for a new post, kept for an existing one. */
+  tags: string[] | null;
   publish: PublishRequest;
 };
 
@@ -519,6 +515,8 @@ export type PostWriteInput = {
  */
 function publication(publish: PublishRequest, current: SQL) {
   switch (publish.mode) {
+    case "keep":
+      return { status: sql<PostStatus>`${blogPosts.status}`, publishedAt: current };
     case "draft":
       // Unpublishing keeps the date it first went public, for when it is published again.
       return { status: sql<PostStatus>`'draft'`, publishedAt: current };
@@ -568,7 +566,9 @@ export async function createPost(
   db: Database,
   post: PostWriteInput,
 ): Promise<{ id: number; slug: string }> {
-  const { status, publishedAt } = publication(post.publish, sql`null::timestamptz`);
+  // "keep" has nothing to keep: a new post is published now.
+  const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
+  const { status, publishedAt } = publication(publish, sql`null::timestamptz`);
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx
@@ -582,7 +582,7 @@ export async function createPost(
           publishedAt,
         })
         .returning({ id: blogPosts.id, slug: blogPosts.slug });
-      await writeTags(tx, row!.id, post.tags);
+      await writeTags(tx, row!.id, post.tags ?? []);
       return row!;
     });
   } catch (error) {
@@ -617,7 +617,7 @@ export async function updatePost(
         .where(eq(blogPosts.id, id))
         .returning({ id: blogPosts.id, slug: blogPosts.slug });
       if (!row) return null;
-      await writeTags(tx, id, post.tags);
+      if (post.tags !== null) await writeTags(tx, id, post.tags);
       return row;
     });
   } catch (error) {

@@ -4,13 +4,18 @@ import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { readPostWrite } from "~/lib/post-write.server";
 import { requireOwnerWrite } from "~/lib/session.server";
-import { deletePost, updatePost } from "~/models/posts.server";
+import { PUBLISH_TEXT } from "~/lib/publishing";
+import { deletePost, SlugTakenError, updatePost } from "~/models/posts.server";
 
 import type { Route } from "./+types/api.post";
 
 const notFound = () => data({ ok: false, error: "No such post." }, { status: 404 });
 
-/** PUT /api/posts/{id} updates a post, DELETE removes it (owner only). */
+/**
+ * PUT /api/posts/{id} updates a post (and its state: draft, published, scheduled), DELETE
+ * removes it (owner only). A PUT answers the post's slug; 409 when the slug asked for is
+ * another post's.
+ */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") {
     return data(
@@ -27,5 +32,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const write = await readPostWrite(request);
   if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });
-  return (await updatePost(db, id, write.value)) ? { ok: true, id } : notFound();
+  const { publish, ...post } = write.value;
+  try {
+    const updated = await updatePost(db, id, { ...post, publish: publish ?? { mode: "keep" } });
+    return updated ? { ok: true, ...updated } : notFound();
+  } catch (error) {
+    if (error instanceof SlugTakenError) {
+      return data({ ok: false, error: PUBLISH_TEXT.slugTaken }, { status: 409 });
+    }
+    throw error;
+  }
 }

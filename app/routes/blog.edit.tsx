@@ -32,6 +32,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       title: post.title,
       description: post.description ?? "",
       content: sanitizePostHtml(post.content),
+      slug: post.slug,
+      tags: post.tags,
+      status: post.status,
+      publishedAt: post.publishedAt?.toISOString() ?? null,
     },
   };
 }

@@ -1,28 +1,39 @@
 import { ArrowLeft, Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 
 import { useIsOwner } from "~/components/header";
+import { TagLinks } from "~/components/tag-links";
 import { appContext } from "~/context";
 import { attachContentActions } from "~/lib/content-actions";
-import { formatLongDate } from "~/lib/format";
-import { parseSerialId } from "~/lib/ids";
+import { formatDateTime, formatLongDate } from "~/lib/format";
+import { postPath, PUBLISH_TEXT } from "~/lib/publishing";
 import { renderPostHtml, type RenderedPost } from "~/lib/post-render.server";
 import { readingTimeText } from "~/lib/post-rules";
 import { loadPostSanitizer } from "~/lib/sanitize.server";
 import { excerpt, pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
-import { getPost } from "~/models/posts.server";
+import { isOwner } from "~/lib/session.server";
+import { findPostByPath, relatedPosts } from "~/models/posts.server";
 
 import type { Route } from "./+types/blog.post";
 
-export async function loader({ context, params }: Route.LoaderArgs) {
-  const id = parseSerialId(params.id);
-  const post = id === null ? null : await getPost(context.get(appContext).db, id);
-  if (!post) return data({ post: null }, { status: 404 });
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  const found = await findPostByPath(db, params.slug);
+  // Drafts and scheduled posts exist for the owner alone (whose pages no cache keeps).
+  const visible =
+    found !== null && (found.post.status === "published" || (await isOwner(request, context)));
+  if (!found || !visible) return data({ post: null, related: [] }, { status: 404 });
+  // The post's id (the original URLs) and every slug it had move to its slug, for good.
+  if (found.moved) throw redirect(postPath(found.post.slug), 301);
+  const { post } = found;
   // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table,
   // then framed for reading (anchors, code block heads, responsive images).
-  const sanitizePostHtml = await loadPostSanitizer();
+  const [sanitizePostHtml, related] = await Promise.all([
+    loadPostSanitizer(),
+    post.status === "published" ? relatedPosts(db, post.id) : Promise.resolve([]),
+  ]);
   const content = sanitizePostHtml(post.content);
   const rendered = renderPostHtml(content);
   const english: RenderedPost | null = post.contentEn?.trim()
@@ -31,13 +42,18 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return {
     post: {
       id: post.id,
+      slug: post.slug,
       title: post.title,
       description: post.description?.trim() || excerpt(content),
-      createdAt: post.createdAt,
+      status: post.status,
+      // A draft never published shows when it was written.
+      publishedAt: post.publishedAt ?? post.createdAt,
       updatedAt: post.updatedAt,
+      tags: post.tags,
       content: rendered,
       contentEn: english,
     },
+    related,
   };
 }
 
@@ -49,14 +65,14 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
     return pageMeta({
       site,
       siteUrl,
-      path: `/blog/${params.id ?? ""}`,
+      path: `/blog/${params.slug ?? ""}`,
       title: `Post not found · ${site.name}`,
       description: "This post does not exist.",
       noindex: true,
     });
   }
-  const path = `/blog/${post.id}`;
-  const published = new Date(post.createdAt).toISOString();
+  const path = postPath(post.slug);
+  const published = new Date(post.publishedAt).toISOString();
   const modified = new Date(post.updatedAt).toISOString();
   return pageMeta({
     site,
@@ -64,7 +80,9 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
     path,
     title: `${post.title} · ${site.name}`,
     description: post.description,
-    share: { type: "article", publishedTime: published, modifiedTime: modified },
+    share: { type: "article", publishedTime: published, modifiedTime: modified, tags: post.tags },
+    // Drafts and scheduled posts are seen by the owner alone, and never indexed.
+    noindex: post.status !== "published",
     jsonLd: {
       "@context": "https://schema.org",
       "@type": "BlogPosting",
@@ -74,6 +92,7 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
       dateModified: modified,
       url: `${siteUrl}${path}`,
       mainEntityOfPage: `${siteUrl}${path}`,
+      ...(post.tags.length > 0 ? { keywords: post.tags.join(", ") } : {}),
       author: { "@type": "Person", name: site.name, url: `${siteUrl}/` },
     },
   });
@@ -92,7 +111,7 @@ function BackToBlog() {
 }
 
 export default function PostReader({ loaderData }: Route.ComponentProps) {
-  const { post } = loaderData;
+  const { post, related } = loaderData;
   const [english, setEnglish] = useState(false);
   const [announcement, setAnnouncement] = useState("");
   const owner = useIsOwner();
@@ -138,10 +157,10 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
       </h1>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <time
-          dateTime={new Date(post.createdAt).toISOString()}
+          dateTime={new Date(post.publishedAt).toISOString()}
           className="text-slate-600 dark:text-slate-400"
         >
-          {formatLongDate(post.createdAt)}
+          {formatLongDate(post.publishedAt)}
         </time>
         <span className="text-slate-600 dark:text-slate-400">
           {readingTimeText(shown.readingMinutes)}
@@ -175,6 +194,17 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
           </>
         ) : null}
       </div>
+      {post.tags.length > 0 ? <TagLinks tags={post.tags} className="mt-4" /> : null}
+      {post.status !== "published" ? (
+        <p
+          role="note"
+          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {post.status === "draft"
+            ? `${PUBLISH_TEXT.draft}: only you can see this post.`
+            : `${PUBLISH_TEXT.scheduled}: this post goes public on ${formatDateTime(post.publishedAt)}. Only you can see it until then.`}
+        </p>
+      ) : null}
       <hr className="my-8 border-slate-200 dark:border-slate-800" />
       {shown.toc.length > 0 ? <TableOfContents entries={shown.toc} /> : null}
       <div
@@ -187,6 +217,7 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
       <p role="status" className="sr-only">
         {announcement}
       </p>
+      {related.length > 0 ? <RelatedPosts posts={related} /> : null}
     </article>
   );
 }
@@ -214,5 +245,37 @@ function TableOfContents({ entries }: { entries: RenderedPost["toc"] }) {
         ))}
       </ol>
     </nav>
+  );
+}
+
+/** Up to three other posts: those sharing the most tags, then the newest. */
+function RelatedPosts({ posts }: { posts: Route.ComponentProps["loaderData"]["related"] }) {
+  return (
+    <aside
+      aria-labelledby="related-heading"
+      className="mt-12 border-t border-slate-200 pt-8 dark:border-slate-800"
+    >
+      <h2 id="related-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+        Related posts
+      </h2>
+      <ul className="mt-4 space-y-3">
+        {posts.map((post) => (
+          <li key={post.slug}>
+            <Link
+              to={postPath(post.slug)}
+              className="font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
+            >
+              {post.title}
+            </Link>
+            <time
+              dateTime={new Date(post.publishedAt).toISOString()}
+              className="ml-2 text-sm text-slate-600 dark:text-slate-400"
+            >
+              {formatLongDate(post.publishedAt)}
+            </time>
+          </li>
+        ))}
+      </ul>
+    </aside>
   );
 }

@@ -4,9 +4,9 @@ import { data, Form, Link, redirect, useNavigationType } from "react-router";
 
 import { useIsOwner } from "~/components/header";
 import { Pagination } from "~/components/pagination";
+import { PostCard } from "~/components/post-card";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
-import { formatLongDate } from "~/lib/format";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
 import { usePendingText } from "~/lib/pending";
@@ -72,7 +72,15 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   return (
     <div className="py-12">
       <div className="flex items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">Blog</h1>
+        <div className="flex flex-wrap items-baseline gap-x-4">
+          <h1 className="text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">Blog</h1>
+          <Link
+            to="/blog/tags"
+            className="font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
+          >
+            Tags
+          </Link>
+        </div>
         {owner ? (
           <Link
             to="/blog/new"
@@ -131,23 +139,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           <ul className="space-y-4" data-testid="post-list">
             {posts.map((post) => (
               <li key={post.id}>
-                <Link
-                  to={`/blog/${post.id}`}
-                  className="block rounded-xl border border-slate-200 bg-white p-5 hover:border-sky-600 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-400"
-                >
-                  <h2 className="text-xl font-semibold text-slate-900 dark:text-white">
-                    {post.title}
-                  </h2>
-                  <p className="mt-2 line-clamp-2 text-slate-700 dark:text-slate-300">
-                    {post.description || "No description available"}
-                  </p>
-                  <time
-                    dateTime={new Date(post.createdAt).toISOString()}
-                    className="mt-3 block text-sm text-slate-600 dark:text-slate-400"
-                  >
-                    {formatLongDate(post.createdAt)}
-                  </time>
-                </Link>
+                <PostCard post={post} />
               </li>
             ))}
           </ul>

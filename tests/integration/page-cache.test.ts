@@ -2,7 +2,13 @@ import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { SEED_PROFILE } from "../../app/lib/site.server";
-import { createPost, deletePost, updatePost } from "../../app/models/posts.server";
+import {
+  createPost,
+  deletePost,
+  publishDuePosts,
+  updatePost,
+  type PostWriteInput,
+} from "../../app/models/posts.server";
 import { ensureProfile, getProfile, saveProfile } from "../../app/models/profile.server";
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
 import { linkPageCache } from "../../server/page-cache/link";
@@ -10,7 +16,14 @@ import { PageCache } from "../../server/page-cache/store";
 import { resolveAppRoute } from "../app-routes";
 import { drivers, freshPostgresUrl, MIGRATIONS, queryRows, skipReason } from "./databases";
 
-const post = { title: "A title", description: "", content: "<p>Body</p>" };
+const post = {
+  title: "A title",
+  description: "",
+  content: "<p>Body</p>",
+  slug: null,
+  tags: null,
+  publish: { mode: "now" },
+} satisfies PostWriteInput;
 
 /** A public page's tags, as app/route-policy.ts declares them. */
 function tagsOf(pathname: string): string[] {
@@ -51,43 +64,74 @@ for (const driver of drivers) {
       await database.dispose();
     });
 
-    it("a new post drops the blog lists and feeds, not the home page or other posts", async () => {
+    it("a new post drops every blog page (lists, tags, feeds, posts: they show related posts), not the home page", async () => {
       const first = await createPost(database.db, post);
       await link.barrier();
-      await warm(cache, ["/", "/blog", "/blog?page=2", "/rss.xml", `/blog/${first}`]);
+      const pages = [
+        "/",
+        "/blog",
+        "/blog?page=2",
+        "/blog/tags",
+        "/blog/tags/sql",
+        "/rss.xml",
+        "/atom.xml",
+        "/feed.json",
+        "/blog/tags/sql/atom.xml",
+        "/sitemap.xml",
+        `/blog/${first.slug}`,
+      ];
+      await warm(cache, pages);
       await createPost(database.db, post);
       await link.barrier();
-      expect(cached(cache, ["/", "/blog", "/blog?page=2", "/rss.xml", `/blog/${first}`])).toEqual([
-        "/",
-        `/blog/${first}`,
-      ]);
+      expect(cached(cache, pages)).toEqual(["/"]);
     });
 
-    it("editing or deleting a post drops its page and the lists", async () => {
+    it("editing or deleting a post drops the post pages and the lists", async () => {
       const [a, b] = [await createPost(database.db, post), await createPost(database.db, post)];
       await link.barrier();
-      await warm(cache, ["/blog", `/blog/${a}`, `/blog/${b}`, `/blog/${b}.data`]);
-      await updatePost(database.db, b, { ...post, title: "Edited" });
+      await warm(cache, ["/", "/blog", `/blog/${a.slug}`, `/blog/${b.slug}`, `/blog/${b.slug}.data`]);
+      await updatePost(database.db, b.id, { ...post, title: "Edited" });
       await link.barrier();
-      expect(cached(cache, ["/blog", `/blog/${a}`, `/blog/${b}`, `/blog/${b}.data`])).toEqual([
-        `/blog/${a}`,
-      ]);
-      await warm(cache, ["/blog", `/blog/${b}`]);
-      await deletePost(database.db, a);
+      expect(cached(cache, ["/", "/blog", `/blog/${a.slug}`, `/blog/${b.slug}`])).toEqual(["/"]);
+      await warm(cache, ["/blog", `/blog/${b.slug}`]);
+      await deletePost(database.db, a.id);
       await link.barrier();
-      expect(cached(cache, ["/blog", `/blog/${a}`, `/blog/${b}`])).toEqual([`/blog/${b}`]);
+      expect(cached(cache, ["/blog", `/blog/${b.slug}`])).toEqual([]);
+    });
+
+    it("a scheduled post going public drops the lists, feeds and sitemap at that moment", async () => {
+      const at = new Date(Date.now() + 60_000);
+      const scheduled = await createPost(database.db, {
+        ...post,
+        publish: { mode: "at", at },
+      });
+      await link.barrier();
+      const pages = ["/blog", "/rss.xml", "/feed.json", "/sitemap.xml"];
+      await warm(cache, pages);
+      // Nothing is due yet: nothing is published, nothing dropped.
+      expect(await publishDuePosts(database.db)).toEqual([]);
+      await link.barrier();
+      expect(cached(cache, pages)).toEqual(pages);
+      await database.db.execute(
+        sql`update blog_posts set published_at = now() - interval '1 second' where id = ${scheduled.id}`,
+      );
+      await link.barrier();
+      await warm(cache, pages);
+      expect(await publishDuePosts(database.db)).toEqual([scheduled.id]);
+      await link.barrier();
+      expect(cached(cache, pages)).toEqual([]);
     });
 
     it("a bulk write of many posts drops every post page", async () => {
-      const id = await createPost(database.db, post);
+      const { slug } = await createPost(database.db, post);
       await link.barrier();
-      await warm(cache, ["/", "/blog", `/blog/${id}`]);
+      await warm(cache, ["/", "/blog", `/blog/${slug}`]);
       await database.db.execute(
         sql`insert into blog_posts (title, description, content)
             select 'Bulk ' || n, '', '<p>x</p>' from generate_series(1, 60) as n`,
       );
       await link.barrier();
-      expect(cached(cache, ["/", "/blog", `/blog/${id}`])).toEqual(["/"]);
+      expect(cached(cache, ["/", "/blog", `/blog/${slug}`])).toEqual(["/"]);
     });
 
     it("experience and education changes drop the home page only", async () => {

@@ -73,7 +73,7 @@ for (const driver of drivers) {
       expect([...page1.posts, ...page2.posts].map((p) => p.id)).toEqual([7, 6, 5, 4, 3, 2, 1]);
     });
 
-    it("keeps pages right after inserts, deletes and a changed date (from this or another instance)", async () => {
+    it("keeps pages right after inserts, deletes and a changed publication date (from this or another instance)", async () => {
       await insertPosts(database.db, 11);
       expect(titles(await listPostsPage(database.db, { page: 2, search: "" }))).toEqual([
         "Post 6",
@@ -96,7 +96,7 @@ for (const driver of drivers) {
       expect(afterDelete.total).toBe(11);
       await database.db
         .update(blogPosts)
-        .set({ createdAt: new Date("2020-01-01T00:00:00Z") })
+        .set({ publishedAt: new Date("2020-01-01T00:00:00Z") })
         .where(eq(blogPosts.title, "Post 7"));
       expect(titles(await listPostsPage(database.db, { page: 3, search: "" }))).toEqual(["Post 7"]);
     });
@@ -105,7 +105,7 @@ for (const driver of drivers) {
       await insertPosts(database.db, 30);
       await database.db.delete(blogPosts).where(sql`${blogPosts.id} % 3 = 0`);
       expect((await listPostsPage(database.db, { page: 1, search: "" })).total).toBe(20);
-      await database.db.execute(sql`truncate blog_posts`);
+      await database.db.execute(sql`truncate blog_posts cascade`);
       expect((await listPostsPage(database.db, { page: 1, search: "" })).total).toBe(0);
     });
 
@@ -125,7 +125,7 @@ for (const driver of drivers) {
       expect(await stats()).not.toEqual(before);
     });
 
-    it("searches title or description, case-insensitively", async () => {
+    it("searches title, description and body, case-insensitively, title first, then description, then body", async () => {
       await database.db.insert(blogPosts).values([
         {
           title: "PostgreSQL Indexes",
@@ -147,8 +147,8 @@ for (const driver of drivers) {
         },
       ]);
       const result = await listPostsPage(database.db, { page: 1, search: "POSTGRESQL" });
-      expect(titles(result)).toEqual(["Redis", "PostgreSQL Indexes"]);
-      expect(result.total).toBe(2);
+      expect(titles(result)).toEqual(["PostgreSQL Indexes", "Redis", "Docker"]);
+      expect(result.total).toBe(3);
       expect(result.pageCount).toBe(1);
       expect((await listPostsPage(database.db, { page: 1, search: "kubernetes" })).posts).toEqual(
         [],
@@ -228,12 +228,12 @@ for (const driver of drivers) {
       expect((await listRecentPosts(database.db, 20)).map((p) => p.id).slice(0, 3)).toEqual([
         23, 22, 21,
       ]);
-      const ids: number[] = [];
+      const slugs: string[] = [];
       for await (const entry of allPostDates(database.db, 5)) {
         expect(entry.updatedAt).toBeInstanceOf(Date);
-        ids.push(entry.id);
+        slugs.push(entry.slug);
       }
-      expect(ids).toEqual(Array.from({ length: 23 }, (_, i) => 23 - i));
+      expect(slugs).toEqual(Array.from({ length: 23 }, (_, i) => `post-${23 - i}`));
     });
   });
 }

@@ -1,5 +1,13 @@
 import { ArrowLeft } from "lucide-react";
-import { lazy, Suspense, useId, useRef, useState, useSyncExternalStore } from "react";
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { Link, useNavigate } from "react-router";
 
 import { importOrReloadOnce } from "~/lib/chunk-reload";
@@ -10,6 +18,16 @@ import {
   POST_LIMITS,
   textOfHtml,
 } from "~/lib/post-rules";
+
+import {
+  postPath,
+  PUBLISH_TEXT,
+  readSlug,
+  readTags,
+  TAG_LIMITS,
+  type PublishState,
+} from "~/lib/publishing";
+import { postSlugOf, SLUG_MAX_LENGTH } from "~/lib/slug";
 
 import { EditorPlaceholder } from "./editor-placeholder";
 
@@ -23,7 +41,27 @@ const RichTextEditor = lazy(() =>
   ),
 );
 
-export type EditablePost = { id: number; title: string; description: string; content: string };
+export type EditablePost = {
+  id: number;
+  title: string;
+  description: string;
+  content: string;
+  slug: string;
+  tags: string[];
+  status: PublishState;
+  /** ISO time it went (or goes) public; null for a draft never published. */
+  publishedAt: string | null;
+};
+
+/** The publishing choice of the form: a draft, public now (or kept public), or at a time. */
+type Visibility = "draft" | "now" | "at";
+
+/** A datetime-local input's value for a moment, in the browser's time zone. */
+function localInputValue(iso: string): string {
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
 
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
@@ -44,11 +82,28 @@ export function PostEditor({ post }: { post?: EditablePost }) {
   const [description, setDescription] = useState(post?.description ?? "");
   const [html, setHtml] = useState(post?.content ?? "");
   const [empty, setEmpty] = useState(textOfHtml(post?.content ?? "") === "");
+  const [slug, setSlug] = useState(post?.slug ?? "");
+  const [tagText, setTagText] = useState(post?.tags.join(", ") ?? "");
+  const [visibility, setVisibility] = useState<Visibility>(
+    post?.status === "draft" ? "draft" : post?.status === "scheduled" ? "at" : "now",
+  );
+  // Shown in the owner's time zone, which only the browser knows: filled in after hydration.
+  const [publishAt, setPublishAt] = useState("");
+  const [timeZone, setTimeZone] = useState<string | null>(null);
+  useEffect(() => {
+    setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    if (post?.status === "scheduled" && post.publishedAt) {
+      setPublishAt(localInputValue(post.publishedAt));
+    }
+  }, [post?.status, post?.publishedAt]);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
 
   const editing = post !== undefined;
+  const wasPublished = post?.status === "published";
+  const readTagsNow = readTags(tagText);
+  const shownTags = "tags" in readTagsNow ? readTagsNow.tags : [];
 
   async function save() {
     if (title.trim() === "" || empty) {
@@ -61,19 +116,40 @@ export function PostEditor({ post }: { post?: EditablePost }) {
       setProblem(missingAltText(withoutAlt));
       return;
     }
+    // The same rules the server applies, said before anything is sent.
+    const slugRead = readSlug(slug);
+    if ("error" in slugRead) return setProblem(slugRead.error);
+    if ("error" in readTagsNow) return setProblem(readTagsNow.error);
+    const at = visibility === "at" ? new Date(publishAt) : null;
+    if (at && Number.isNaN(at.getTime())) return setProblem(PUBLISH_TEXT.badTime);
     setProblem(null);
     setSaving(true);
     try {
       const response = await fetch(editing ? `/api/posts/${post.id}` : "/api/posts", {
         method: editing ? "PUT" : "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ title, description, content: html }),
+        body: JSON.stringify({
+          title,
+          description,
+          content: html,
+          slug,
+          tags: readTagsNow.tags,
+          publish: at ? { mode: "at", at: at.toISOString() } : { mode: visibility },
+        }),
       });
-      if (!response.ok)
-        throw new Error(`${response.status}: ${(await response.text()).slice(0, 200)}`);
+      if (!response.ok) {
+        // The server's reason (a slug another post had, say) stays on screen under the alert.
+        const reason = ((await response.json().catch(() => null)) as { error?: unknown } | null)
+          ?.error;
+        if (typeof reason === "string") setProblem(reason);
+        throw new Error(`${response.status}: ${String(reason ?? "")}`);
+      }
+      const saved = (await response.json()) as { slug: string };
       setSaving(false);
       window.alert(editing ? EDITOR_TEXT.updated : EDITOR_TEXT.created);
-      navigate(editing ? `/blog/${post.id}` : "/blog");
+      // Drafts and scheduled posts are in the owner's list, not the blog's.
+      if (visibility !== "now" && !(at && at.getTime() <= Date.now())) navigate("/admin/posts");
+      else navigate(editing ? postPath(saved.slug) : "/blog");
     } catch (error) {
       console.error(editing ? "Error al actualizar el post." : "Error al guardar el post.", error);
       setSaving(false);
@@ -114,7 +190,7 @@ export function PostEditor({ post }: { post?: EditablePost }) {
               >
                 Delete post
               </button>
-              <Link to={`/blog/${post.id}`} className={secondary}>
+              <Link to={postPath(post.slug)} className={secondary}>
                 Cancel
               </Link>
             </>
@@ -152,6 +228,30 @@ export function PostEditor({ post }: { post?: EditablePost }) {
           />
         </div>
         <div>
+          <label htmlFor="post-slug" className={label}>
+            {PUBLISH_TEXT.slug}
+          </label>
+          <div className="mt-1 flex items-center gap-1">
+            <span aria-hidden="true" className="text-slate-600 dark:text-slate-400">
+              /blog/
+            </span>
+            <input
+              id="post-slug"
+              value={slug}
+              onChange={(e) => setSlug(e.target.value)}
+              placeholder={postSlugOf(title)}
+              maxLength={SLUG_MAX_LENGTH * 2}
+              aria-describedby="post-slug-hint"
+              className={`${field} mt-0`}
+            />
+          </div>
+          <p id="post-slug-hint" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {editing
+              ? "Changing it keeps the old address working: it redirects here."
+              : "Leave it empty to make it from the title."}
+          </p>
+        </div>
+        <div>
           <label htmlFor="post-description" className={label}>
             Description
           </label>
@@ -165,6 +265,76 @@ export function PostEditor({ post }: { post?: EditablePost }) {
             className={field}
           />
         </div>
+        <div>
+          <label htmlFor="post-tags" className={label}>
+            {PUBLISH_TEXT.tags}
+          </label>
+          <input
+            id="post-tags"
+            value={tagText}
+            onChange={(e) => setTagText(e.target.value)}
+            placeholder="postgres, node, testing"
+            aria-describedby="post-tags-hint"
+            className={field}
+          />
+          <p id="post-tags-hint" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Separated by commas, up to {TAG_LIMITS.perPost}.
+            {shownTags.length > 0 ? ` Saved as: ${shownTags.map((t) => `#${t}`).join(" ")}` : ""}
+          </p>
+        </div>
+        <fieldset>
+          <legend className={label}>Publishing</legend>
+          <div className="mt-2 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center sm:gap-6">
+            <label className="inline-flex items-center gap-2">
+              <input
+                type="radio"
+                name="visibility"
+                value="draft"
+                checked={visibility === "draft"}
+                onChange={() => setVisibility("draft")}
+              />
+              {wasPublished ? PUBLISH_TEXT.unpublish : PUBLISH_TEXT.draft}
+            </label>
+            <label className="inline-flex items-center gap-2">
+              <input
+                type="radio"
+                name="visibility"
+                value="now"
+                checked={visibility === "now"}
+                onChange={() => setVisibility("now")}
+              />
+              {wasPublished ? PUBLISH_TEXT.published : PUBLISH_TEXT.publish}
+            </label>
+            <label className="inline-flex items-center gap-2">
+              <input
+                type="radio"
+                name="visibility"
+                value="at"
+                checked={visibility === "at"}
+                onChange={() => setVisibility("at")}
+              />
+              {PUBLISH_TEXT.publishAt}
+            </label>
+            <input
+              type="datetime-local"
+              aria-label={PUBLISH_TEXT.publishAt}
+              aria-describedby="publish-at-hint"
+              value={publishAt}
+              disabled={visibility !== "at"}
+              onChange={(e) => setPublishAt(e.target.value)}
+              className={`${field} mt-0 w-auto disabled:opacity-60`}
+            />
+          </div>
+          <p id="publish-at-hint" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {visibility === "draft"
+              ? "Only you can see a draft."
+              : visibility === "at"
+                ? `It goes public by itself at that time${timeZone ? ` (your time zone, ${timeZone})` : ""}.`
+                : wasPublished
+                  ? "It stays public, with its date."
+                  : "It goes public when you save."}
+          </p>
+        </fieldset>
         <div>
           <span id={contentLabelId} className={label}>
             Content *
