@@ -17,6 +17,7 @@ import { isOwner } from "./lib/session.server";
 import { BackToTop } from "./components/back-to-top";
 import { Footer } from "./components/footer";
 import { Header } from "./components/header";
+import { feedAlternates } from "./lib/feeds";
 import { NonceContext } from "./lib/nonce";
 import { usePendingText } from "./lib/pending";
 import { themeInitScript } from "./lib/theme";
@@ -36,12 +37,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link
-          rel="alternate"
-          type="application/rss+xml"
-          title={`${site.name} · Blog`}
-          href="/rss.xml"
-        />
+        {feedAlternates(site.name).map((link) => (
+          <link key={link.href} {...link} />
+        ))}
         <Meta />
         <Links />
       </head>

@@ -88,7 +88,11 @@ export const routePolicies = {
     tags: () => ["post-pages", "site"],
     pendingText: LOADING_TEXT.page,
   },
-  "routes/blog.tags": { cache: "public", tags: () => ["posts", "site"], pendingText: LOADING_TEXT.page },
+  "routes/blog.tags": {
+    cache: "public",
+    tags: () => ["posts", "site"],
+    pendingText: LOADING_TEXT.page,
+  },
   "routes/blog.tag": {
     cache: "public",
     query: { page: blogPageParam },

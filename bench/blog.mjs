@@ -1,4 +1,5 @@
-// npm run bench:blog: server time of the blog list at 10 and 100,000 posts, on PGlite and on
+// npm run bench:blog: server time of the blog list, a tag's list and full-text searches at 10 and
+// 100,000 posts, on PGlite and on
 // PostgreSQL (when TEST_DATABASE_URL is set). Requests go through the built site in-process
 // (routing, loader, SQL, React rendering), one at a time, so the figures are server time
 // without the network. A benchmark, not a test: it prints a table and asserts nothing.
@@ -22,23 +23,50 @@ const LARGE = Number(values.posts);
 const RUNS = Number(values.runs);
 const WARMUP = 20;
 const SEARCH = "kubernetes";
+/** A word only some posts' bodies hold (never a title or description). */
+const BODY_WORD = "flamegraph";
+/** Each post has one of these tags, and every third post a second one. */
+const TAGS = ["postgres", "redis", "docker", "node", "rails"];
+const TAG = "postgres";
 
 const { openDatabase, parseEnv, createSiteApp } = await import(
   path.join(root, "build/server/index.js")
 );
 
 /**
- * N posts, one a minute. Six in every thousand mention the search word, so at both sizes a
- * search fills a page of 5 and has a second page, like the unfiltered list.
+ * N published posts, one a minute, with a slug each (made by the database from the title) and
+ * their words indexed. Six in every thousand mention the search word in the title and six others
+ * the body word in the body alone, so at both sizes a search fills a page of 5 and has a second
+ * page, like the unfiltered list. Every post has a tag (a fifth of them "postgres"), every third
+ * a second one; a hundredth of the posts are drafts, which no list shows. Inserted in batches:
+ * each row's triggers (slug, search document) make one statement of 100,000 outlast the
+ * driver's query timeout on PostgreSQL.
  */
-const seedSql = (n) => `
-  insert into blog_posts (title, description, content, created_at, updated_at)
-  select 'Post ' || g || case when g % 1000 between 1 and 6 then ' on ${SEARCH}' else '' end,
-         'Notes on ' || (array['postgres','redis','docker','node','rails'])[1 + g % 5] || ', part ' || g,
-         '<h2>Part ' || g || '</h2><p>Body of post ' || g || ', with <strong>some</strong> text.</p>',
-         timestamptz '2020-01-01 00:00:00+00' + g * interval '1 minute',
-         timestamptz '2020-01-01 00:00:00+00' + g * interval '1 minute'
-  from generate_series(1, ${n}) g`;
+const BATCH = 10_000;
+const seedSql = (n) => [
+  ...Array.from({ length: Math.ceil(n / BATCH) }, (_, i) => [
+    i * BATCH + 1,
+    Math.min(n, (i + 1) * BATCH),
+  ]).map(
+    ([
+      from,
+      to,
+    ]) => `insert into blog_posts (title, description, content, created_at, updated_at, status)
+   select 'Post ' || g || case when g % 1000 between 1 and 6 then ' on ${SEARCH}' else '' end,
+          'Notes on ' || (array['postgres','redis','docker','node','rails'])[1 + g % 5] || ', part ' || g,
+          '<h2>Part ' || g || '</h2><p>Body of post ' || g || ', with <strong>some</strong> text.'
+            || case when g % 1000 between 7 and 12 then ' Profiling it with a ${BODY_WORD}.' else '' end
+            || '</p>',
+          timestamptz '2020-01-01 00:00:00+00' + g * interval '1 minute',
+          timestamptz '2020-01-01 00:00:00+00' + g * interval '1 minute',
+          case when g % 100 = 50 then 'draft' else 'published' end
+   from generate_series(${from}, ${to}) g`,
+  ),
+  `insert into post_tags (post_id, tag, position)
+   select id, (array[${TAGS.map((t) => `'${t}'`).join(",")}])[1 + id % 5], 0 from blog_posts
+   union all
+   select id, (array[${TAGS.map((t) => `'${t}'`).join(",")}])[1 + (id + 2) % 5], 1 from blog_posts where id % 3 = 0`,
+];
 
 async function withDatabase(driver, fn) {
   if (driver === "pglite") {
@@ -103,9 +131,11 @@ async function compare(small, large) {
 async function seeded(database, size) {
   const start = performance.now();
   await database.migrate(path.join(root, "database/migrations"));
-  await database.db.execute(seedSql(size));
+  for (const statement of seedSql(size)) await database.db.execute(statement);
   // A bulk load leaves what a live database's autovacuum would have tidied long since.
   await database.db.execute("vacuum analyze blog_posts");
+  await database.db.execute("vacuum analyze post_tags");
+  await database.db.execute("vacuum analyze post_slugs");
   console.log(
     `${database.kind}: ${size} posts seeded in ${((performance.now() - start) / 1000).toFixed(1)} s`,
   );
@@ -122,14 +152,32 @@ for (const driver of drivers) {
     withDatabase(driver, async (largeDb) => {
       const small = await seeded(smallDb, 10);
       const large = await seeded(largeDb, LARGE);
-      const middle = (size) => Math.ceil(Math.ceil(size / 5) / 2);
-      const last = (size) => Math.ceil(size / 5);
+      const published = (size) => size - Math.floor((size + 50) / 100);
+      const pages = (count) => Math.ceil(count / 5);
       const cases = [
         ["page 1", () => "/blog"],
-        ["middle page", (size) => `/blog?page=${middle(size)}`],
-        ["last page", (size) => `/blog?page=${last(size)}`],
-        [`search "${SEARCH}"`, () => `/blog?q=${SEARCH}`],
+        ["middle page", (size) => `/blog?page=${Math.ceil(pages(published(size)) / 2)}`],
+        ["last page", (size) => `/blog?page=${pages(published(size))}`],
+        [`tag page 1`, () => `/blog/tags/${TAG}`],
+        [`tag last page`, (size) => `/blog/tags/${TAG}?page=${tagPages.get(size)}`],
+        [`search, a title word`, () => `/blog?q=${SEARCH}`],
+        [`search, a body word`, () => `/blog?q=${BODY_WORD}`],
+        [
+          `search, a phrase and a prefix`,
+          () => `/blog?q=${encodeURIComponent('"some text" kube*')}`,
+        ],
       ];
+      // A tag's last page, counted from the seeded rows themselves.
+      const tagPages = new Map();
+      for (const [size, db] of [
+        [10, smallDb],
+        [LARGE, largeDb],
+      ]) {
+        const { rows } = await db.db.execute(
+          `select count(*)::int as n from post_tags where tag = '${TAG}' and listed_at is not null`,
+        );
+        tagPages.set(size, Math.max(1, pages(rows[0].n)));
+      }
       for (const [label, url] of cases) {
         const [s10, sLarge] = await compare([small, url(10)], [large, url(LARGE)]);
         rows.push({ driver, label: `${label} (${url(LARGE)})`, small: s10, large: sLarge });

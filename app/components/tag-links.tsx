@@ -3,7 +3,13 @@ import { Link } from "react-router";
 import { tagPath } from "~/lib/publishing";
 
 /** A post's tags as links to their lists ("#postgres"). */
-export function TagLinks({ tags, className = "" }: { tags: readonly string[]; className?: string }) {
+export function TagLinks({
+  tags,
+  className = "",
+}: {
+  tags: readonly string[];
+  className?: string;
+}) {
   return (
     <ul aria-label="Tags" className={`flex flex-wrap gap-2 ${className}`}>
       {tags.map((tag) => (

@@ -2,11 +2,14 @@
  * The blog's feeds, in three formats, for the whole blog and for each tag: their paths, their
  * types and titles, and the `<link rel="alternate">` a page advertises them with.
  */
-export const FEED_FORMATS = [
-  { file: "rss.xml", type: "application/rss+xml", label: "RSS" },
-  { file: "atom.xml", type: "application/atom+xml", label: "Atom" },
-  { file: "feed.json", type: "application/feed+json", label: "JSON Feed" },
-] as const;
+export const FEED_FORMAT = {
+  rss: { file: "rss.xml", type: "application/rss+xml", label: "RSS" },
+  atom: { file: "atom.xml", type: "application/atom+xml", label: "Atom" },
+  json: { file: "feed.json", type: "application/feed+json", label: "JSON Feed" },
+} as const;
+
+/** The formats in the order pages list them. */
+export const FEED_FORMATS = [FEED_FORMAT.rss, FEED_FORMAT.atom, FEED_FORMAT.json] as const;
 
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 

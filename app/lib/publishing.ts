@@ -14,10 +14,7 @@ export type PublishState = "draft" | "scheduled" | "published";
  * date), at a time (scheduled when it is ahead), or the state it has.
  */
 export type PublishRequest =
-  | { mode: "draft" }
-  | { mode: "now" }
-  | { mode: "at"; at: Date }
-  | { mode: "keep" };
+  { mode: "draft" } | { mode: "now" } | { mode: "at"; at: Date } | { mode: "keep" };
 
 export const PUBLISH_TEXT = {
   draft: "Draft",
@@ -31,8 +28,7 @@ export const PUBLISH_TEXT = {
   tags: "Tags",
   slug: "URL",
   tooManyTags: `A post can have at most ${TAG_LIMITS.perPost} tags.`,
-  tagTooLong: (tag: string) =>
-    `The tag "${tag}" is longer than ${TAG_LIMITS.length} characters.`,
+  tagTooLong: (tag: string) => `The tag "${tag}" is longer than ${TAG_LIMITS.length} characters.`,
   badSlug: `The URL may hold letters a-z, digits and hyphens, up to ${SLUG_MAX_LENGTH} characters, and not digits alone.`,
   slugTaken: "Another post has or had that URL. Choose another.",
   badTime: "Choose a valid date and time to publish at.",
@@ -46,7 +42,9 @@ export const tagOf = (text: string) => slugify(text);
  * URL form, empty ones and repeats dropped, the order kept. An error when there are more than
  * TAG_LIMITS.perPost or one is too long.
  */
-export function readTags(input: string | readonly string[]): { tags: string[] } | { error: string } {
+export function readTags(
+  input: string | readonly string[],
+): { tags: string[] } | { error: string } {
   const items = typeof input === "string" ? input.split(",") : input;
   const tags: string[] = [];
   for (const item of items) {

@@ -32,7 +32,9 @@ export type PostPage = {
 /** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
 const isPublished = eq(blogPosts.status, "published");
 
-const tagsOfPost = sql<string[]>`array(select ${postTags.tag} from ${postTags} where ${postTags.postId} = ${blogPosts.id} order by ${postTags.position})`;
+const tagsOfPost = sql<
+  string[]
+>`array(select ${postTags.tag} from ${postTags} where ${postTags.postId} = ${blogPosts.id} order by ${postTags.position})`;
 const summary = {
   id: blogPosts.id,
   slug: blogPosts.slug,
@@ -132,13 +134,18 @@ export async function listTags(db: Database): Promise<{ tag: string; count: numb
  */
 function tsqueryOf(search: string): SQL | null {
   const { words, phrases, prefixes } = parseSearch(search);
+  // Angle brackets are spaces, as in the posts' documents (blog_post_document): the parser would
+  // take "<script>" for markup and drop the word.
+  const text = (typed: string) => sql`translate(${typed}, '<>', '  ')`;
   const parts: SQL[] = [];
-  if (words) parts.push(sql`plainto_tsquery('blog_search', ${words})`);
-  for (const phrase of phrases) parts.push(sql`phraseto_tsquery('blog_search', ${phrase})`);
+  if (words) parts.push(sql`plainto_tsquery('blog_search', ${text(words)})`);
+  for (const phrase of phrases) {
+    parts.push(sql`phraseto_tsquery('blog_search', ${text(phrase)})`);
+  }
   // A prefix's text is read as plain words, the last of them a prefix ("node.js*", "migr*").
   for (const prefix of prefixes) {
     parts.push(
-      sql`regexp_replace(plainto_tsquery('blog_search', ${prefix})::text, '''$', ''':*')::tsquery`,
+      sql`regexp_replace(plainto_tsquery('blog_search', ${text(prefix)})::text, '''$', ''':*')::tsquery`,
     );
   }
   return parts.length === 0 ? null : sql.join(parts, sql` && `);
@@ -146,7 +153,14 @@ function tsqueryOf(search: string): SQL | null {
 
 const RANK_WEIGHTS = sql`'{0, 0.1, 0.4, 1}'::float4[]`;
 const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
-const CONTROL_MARKS = `${MARK_START}${MARK_END}`;
+/**
+ * What the text a snippet is cut from goes through: the marks' own characters are dropped, and
+ * angle brackets stand in as two private-use characters, which ts_headline's parser takes for
+ * spaces (it would drop "<script>" written in a post as markup) and shownText puts back.
+ */
+const SNIPPET_FROM = `<>${MARK_START}${MARK_END}\uE000\uE001`;
+const SNIPPET_TO = "\uE000\uE001";
+const shownText = (snippet: string) => snippet.replaceAll("\uE000", "<").replaceAll("\uE001", ">");
 
 /**
  * A full-text search over title (weighted most), description and the body's text, best match
@@ -193,11 +207,11 @@ async function fullTextPage(db: Database, page: number, query: SQL): Promise<Pos
       select p.id, p.slug, p.title, p.description, p.published_at::text as published_at,
              array(select t.tag from post_tags t where t.post_id = p.id order by t.position) as tags,
              hits.total,
-             ts_headline('blog_search', translate(p.title, ${CONTROL_MARKS}, ''), q.query,
+             ts_headline('blog_search', translate(p.title, ${SNIPPET_FROM}, ${SNIPPET_TO}), q.query,
                          ${`${HEADLINE_OPTIONS}, HighlightAll=true`}) as title_marked,
-             ts_headline('blog_search', translate(coalesce(p.description, ''), ${CONTROL_MARKS}, ''),
+             ts_headline('blog_search', translate(coalesce(p.description, ''), ${SNIPPET_FROM}, ${SNIPPET_TO}),
                          q.query, ${HEADLINE_OPTIONS}) as description_marked,
-             ts_headline('blog_search', translate(blog_post_text(p.content), ${CONTROL_MARKS}, ''),
+             ts_headline('blog_search', translate(blog_post_text(p.content), ${SNIPPET_FROM}, ${SNIPPET_TO}),
                          q.query, ${HEADLINE_OPTIONS}) as body_marked
       from hits join blog_posts p using (id), q
       order by hits.rank desc, hits.published_at desc, hits.id desc`),
@@ -227,7 +241,7 @@ async function fullTextPage(db: Database, page: number, query: SQL): Promise<Pos
       description: row.description,
       publishedAt: new Date(row.published_at),
       tags: row.tags,
-      match: { title: row.title_marked, snippet: snippet.trim() },
+      match: { title: shownText(row.title_marked), snippet: shownText(snippet.trim()) },
     };
   });
   return { posts, total, pageCount: pageCountFor(total) };
@@ -493,6 +507,9 @@ export async function listOwnerPosts(
   return { posts, total, pageCount: Math.ceil(total / pageSize) };
 }
 
+/** What a save answers: where the post is now, and whether visitors see it. */
+export type SavedPost = { id: number; slug: string; status: PostStatus };
+
 /** Another post has or had the slug asked for (post_slugs, migration 0007). */
 export class SlugTakenError extends Error {
   override name = "SlugTakenError";
@@ -540,7 +557,10 @@ function publication(publish: PublishRequest, current: SQL) {
 function isSlugConflict(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const { code, constraint } = e as { code?: string; constraint?: string };
-    if (code === "23505" && (constraint === "post_slugs_pkey" || constraint === "blog_posts_slug_idx")) {
+    if (
+      code === "23505" &&
+      (constraint === "post_slugs_pkey" || constraint === "blog_posts_slug_idx")
+    ) {
       return true;
     }
   }
@@ -552,9 +572,7 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 async function writeTags(tx: Transaction, id: number, tags: string[]) {
   await tx.delete(postTags).where(eq(postTags.postId, id));
   if (tags.length > 0) {
-    await tx
-      .insert(postTags)
-      .values(tags.map((tag, position) => ({ postId: id, tag, position })));
+    await tx.insert(postTags).values(tags.map((tag, position) => ({ postId: id, tag, position })));
   }
 }
 
@@ -562,10 +580,7 @@ async function writeTags(tx: Transaction, id: number, tags: string[]) {
  * Stores a new post with its tags, as a draft, published now, or scheduled; the caller has
  * validated and sanitized it. Never writes content_en. Throws SlugTakenError.
  */
-export async function createPost(
-  db: Database,
-  post: PostWriteInput,
-): Promise<{ id: number; slug: string }> {
+export async function createPost(db: Database, post: PostWriteInput): Promise<SavedPost> {
   // "keep" has nothing to keep: a new post is published now.
   const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
   const { status, publishedAt } = publication(publish, sql`null::timestamptz`);
@@ -581,7 +596,7 @@ export async function createPost(
           status,
           publishedAt,
         })
-        .returning({ id: blogPosts.id, slug: blogPosts.slug });
+        .returning({ id: blogPosts.id, slug: blogPosts.slug, status: blogPosts.status });
       await writeTags(tx, row!.id, post.tags ?? []);
       return row!;
     });
@@ -599,7 +614,7 @@ export async function updatePost(
   db: Database,
   id: number,
   post: PostWriteInput,
-): Promise<{ id: number; slug: string } | null> {
+): Promise<SavedPost | null> {
   const { status, publishedAt } = publication(post.publish, sql`${blogPosts.publishedAt}`);
   try {
     return await db.transaction(async (tx) => {
@@ -615,7 +630,7 @@ export async function updatePost(
           updatedAt: new Date(),
         })
         .where(eq(blogPosts.id, id))
-        .returning({ id: blogPosts.id, slug: blogPosts.slug });
+        .returning({ id: blogPosts.id, slug: blogPosts.slug, status: blogPosts.status });
       if (!row) return null;
       if (post.tags !== null) await writeTags(tx, id, post.tags);
       return row;

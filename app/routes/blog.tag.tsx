@@ -21,7 +21,8 @@ import type { Route } from "./+types/blog.tag";
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const tag = params.tag;
   const path = tagPath(tag);
-  if (!isTag(tag)) return data({ tag, page: 1, posts: [], total: 0, pageCount: 0 }, { status: 404 });
+  if (!isTag(tag))
+    return data({ tag, page: 1, posts: [], total: 0, pageCount: 0 }, { status: 404 });
   // As app/route-policy.ts declares for the page cache's key (`page` alone).
   const query = readBlogQuery(new URL(request.url).searchParams);
   if (query.page === null) throw redirect(path);

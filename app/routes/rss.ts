@@ -1,61 +1,49 @@
-import { appContext } from "~/context";
-import { absoluteMediaUrls } from "~/lib/post-render.server";
-import { loadPostSanitizer } from "~/lib/sanitize.server";
+import { FEED_FORMAT } from "~/lib/feeds";
+import { FEED_LANGUAGE, serveFeed, type Feed } from "~/lib/feeds.server";
 import { escapeXml } from "~/lib/xml";
-import { listRecentPosts } from "~/models/posts.server";
-import { readSiteIdentity } from "~/lib/site.server";
 
 import type { Route } from "./+types/rss";
 
-/** How many posts the feed carries. */
-export const FEED_SIZE = 20;
-
 /**
- * RSS 2.0 with the newest posts and their full, sanitized content (escaped, not CDATA), images
- * at absolute URLs.
+ * RSS 2.0 of the blog (`/rss.xml`) or of a tag (`/blog/tags/{tag}/rss.xml`): the newest
+ * published posts with their full, sanitized content (escaped, not CDATA), images at absolute
+ * URLs.
  */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { db, env } = context.get(appContext);
-  const [posts, sanitizePostHtml, site] = await Promise.all([
-    listRecentPosts(db, FEED_SIZE),
-    loadPostSanitizer(),
-    readSiteIdentity(db),
-  ]);
-  const base = env.siteUrl;
-  const items = posts.map((post) => {
-    const url = `${base}/blog/${post.id}`;
-    return [
+export const loader = (args: Route.LoaderArgs) => serveFeed(args, FEED_FORMAT.rss, writeRss);
+
+function writeRss(feed: Feed): string {
+  const items = feed.entries.map((entry) =>
+    [
       "    <item>",
-      `      <title>${escapeXml(post.title)}</title>`,
-      `      <link>${escapeXml(url)}</link>`,
-      `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
-      `      <pubDate>${post.createdAt.toUTCString()}</pubDate>`,
-      post.description ? `      <description>${escapeXml(post.description)}</description>` : null,
-      `      <content:encoded>${escapeXml(absoluteMediaUrls(sanitizePostHtml(post.content), base))}</content:encoded>`,
+      `      <title>${escapeXml(entry.title)}</title>`,
+      `      <link>${escapeXml(entry.url)}</link>`,
+      // The stable id resolves to the post too (a 301 to its slug): a permalink.
+      `      <guid isPermaLink="true">${escapeXml(entry.id)}</guid>`,
+      `      <pubDate>${entry.published.toUTCString()}</pubDate>`,
+      // Readers take a description as HTML: the plain text is escaped as HTML, then as XML.
+      entry.summary
+        ? `      <description>${escapeXml(escapeXml(entry.summary))}</description>`
+        : null,
+      ...entry.tags.map((tag) => `      <category>${escapeXml(tag)}</category>`),
+      `      <content:encoded>${escapeXml(entry.html)}</content:encoded>`,
       "    </item>",
     ]
       .filter((line) => line !== null)
-      .join("\n");
-  });
-  const newest = posts[0]?.createdAt ?? new Date(0);
-  const xml = [
+      .join("\n"),
+  );
+  return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:atom="http://www.w3.org/2005/Atom">',
     "  <channel>",
-    `    <title>${escapeXml(`${site.name} · Blog`)}</title>`,
-    `    <link>${escapeXml(`${base}/blog`)}</link>`,
-    `    <atom:link href="${escapeXml(`${base}/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
-    `    <description>${escapeXml(`Posts by ${site.name}, ${site.title} in ${site.location}.`)}</description>`,
-    "    <language>en</language>",
-    `    <lastBuildDate>${newest.toUTCString()}</lastBuildDate>`,
+    `    <title>${escapeXml(feed.title)}</title>`,
+    `    <link>${escapeXml(feed.homeUrl)}</link>`,
+    `    <atom:link href="${escapeXml(feed.selfUrl)}" rel="self" type="${FEED_FORMAT.rss.type}"/>`,
+    `    <description>${escapeXml(feed.description)}</description>`,
+    `    <language>${FEED_LANGUAGE}</language>`,
+    `    <lastBuildDate>${feed.updated.toUTCString()}</lastBuildDate>`,
     ...items,
     "  </channel>",
     "</rss>",
     "",
   ].join("\n");
-  return new Response(xml, {
-    headers: {
-      "Content-Type": "application/rss+xml; charset=utf-8",
-    },
-  });
 }

@@ -89,7 +89,13 @@ for (const driver of drivers) {
     it("editing or deleting a post drops the post pages and the lists", async () => {
       const [a, b] = [await createPost(database.db, post), await createPost(database.db, post)];
       await link.barrier();
-      await warm(cache, ["/", "/blog", `/blog/${a.slug}`, `/blog/${b.slug}`, `/blog/${b.slug}.data`]);
+      await warm(cache, [
+        "/",
+        "/blog",
+        `/blog/${a.slug}`,
+        `/blog/${b.slug}`,
+        `/blog/${b.slug}.data`,
+      ]);
       await updatePost(database.db, b.id, { ...post, title: "Edited" });
       await link.barrier();
       expect(cached(cache, ["/", "/blog", `/blog/${a.slug}`, `/blog/${b.slug}`])).toEqual(["/"]);

@@ -1,13 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from "react";
+import { lazy, Suspense, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { importOrReloadOnce } from "~/lib/chunk-reload";
@@ -87,15 +79,19 @@ export function PostEditor({ post }: { post?: EditablePost }) {
   const [visibility, setVisibility] = useState<Visibility>(
     post?.status === "draft" ? "draft" : post?.status === "scheduled" ? "at" : "now",
   );
-  // Shown in the owner's time zone, which only the browser knows: filled in after hydration.
-  const [publishAt, setPublishAt] = useState("");
-  const [timeZone, setTimeZone] = useState<string | null>(null);
-  useEffect(() => {
-    setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
-    if (post?.status === "scheduled" && post.publishedAt) {
-      setPublishAt(localInputValue(post.publishedAt));
-    }
-  }, [post?.status, post?.publishedAt]);
+  // Shown in the owner's time zone, which only the browser knows: filled in once hydrated.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
+  const [typedPublishAt, setPublishAt] = useState<string | null>(null);
+  const publishAt =
+    typedPublishAt ??
+    (hydrated && post?.status === "scheduled" && post.publishedAt
+      ? localInputValue(post.publishedAt)
+      : "");
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -144,11 +140,11 @@ export function PostEditor({ post }: { post?: EditablePost }) {
         if (typeof reason === "string") setProblem(reason);
         throw new Error(`${response.status}: ${String(reason ?? "")}`);
       }
-      const saved = (await response.json()) as { slug: string };
+      const saved = (await response.json()) as { slug: string; status: PublishState };
       setSaving(false);
       window.alert(editing ? EDITOR_TEXT.updated : EDITOR_TEXT.created);
       // Drafts and scheduled posts are in the owner's list, not the blog's.
-      if (visibility !== "now" && !(at && at.getTime() <= Date.now())) navigate("/admin/posts");
+      if (saved.status !== "published") navigate("/admin/posts");
       else navigate(editing ? postPath(saved.slug) : "/blog");
     } catch (error) {
       console.error(editing ? "Error al actualizar el post." : "Error al guardar el post.", error);
