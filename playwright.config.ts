@@ -15,6 +15,7 @@ const servers = {
   contact: { port: 3214, seed: "false" },
   profile: { port: 3215, seed: "true" },
   writing: { port: 3216, seed: "false" },
+  publishing: { port: 3217, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -54,6 +55,7 @@ export default defineConfig({
         /contact\.spec/,
         /profile\.spec/,
         /writing\.spec/,
+        /publishing\.spec/,
       ],
       use: { baseURL: base(servers.site.port) },
     },
@@ -63,6 +65,11 @@ export default defineConfig({
     { name: "contact", testMatch: /contact\.spec/, use: { baseURL: base(servers.contact.port) } },
     { name: "profile", testMatch: /profile\.spec/, use: { baseURL: base(servers.profile.port) } },
     { name: "writing", testMatch: /writing\.spec/, use: { baseURL: base(servers.writing.port) } },
+    {
+      name: "publishing",
+      testMatch: /publishing\.spec/,
+      use: { baseURL: base(servers.publishing.port) },
+    },
   ],
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;

@@ -52,7 +52,7 @@ export default function Tags({ loaderData }: Route.ComponentProps) {
                 to={tagPath(tag)}
                 className="inline-flex items-center gap-2 rounded-full border border-slate-300 bg-white px-4 py-2 font-medium text-slate-900 hover:border-sky-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:border-sky-400"
               >
-                #{tag}
+                #{tag}{" "}
                 <span className="text-sm text-slate-600 dark:text-slate-400">
                   {formatCount(count)}
                   <span className="sr-only">{count === 1 ? " post" : " posts"}</span>

@@ -1,0 +1,122 @@
+import { expect, request as playwrightRequest, test } from "@playwright/test";
+import pg from "pg";
+
+import { E2E_OWNER_PASSWORD } from "../../playwright.config";
+import { signInRequest } from "./owner";
+import { startServer, waitForHealth } from "./processes";
+
+/**
+ * A scheduled post goes public by itself on every instance: two servers on one PostgreSQL, a
+ * post scheduled 5 seconds ahead, and from then on only anonymous readers. Both instances' cached
+ * blog list and feeds show it at its time, with no request from the owner and no restart.
+ */
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+test.describe("scheduled publishing across server processes (PostgreSQL)", () => {
+  test.skip(!TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: these tests need PostgreSQL");
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+  let name = "";
+  let databaseUrl = "";
+  test.beforeAll(async () => {
+    name = `publishing_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    await admin.end();
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  });
+  test.afterAll(async () => {
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  });
+
+  const serve = async (port: number) => {
+    const base = `http://127.0.0.1:${port}`;
+    const server = startServer({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      SITE_URL: base,
+      SEED_DEMO: "false",
+      OWNER_PASSWORD: E2E_OWNER_PASSWORD,
+      PAGE_CACHE_HEADER: "true",
+    });
+    await waitForHealth(base, server.child);
+    return { base, server };
+  };
+
+  test("a post scheduled 5 s ahead appears on both instances, cached pages included, with no request from the owner", async () => {
+    const one = await serve(3233);
+    const two = await serve(3234);
+    try {
+      const title = `Scheduled ${Date.now().toString(36)}`;
+      const owner = await playwrightRequest.newContext({ baseURL: one.base });
+      await signInRequest(owner);
+      const at = new Date(Date.now() + 5_000);
+      const created = await owner.post("/api/posts", {
+        data: {
+          title,
+          description: "Goes public by itself.",
+          content: "<p>Written ahead.</p>",
+          tags: ["timing"],
+          publish: { mode: "at", at: at.toISOString() },
+        },
+      });
+      expect(created.status()).toBe(201);
+      const { slug, status } = (await created.json()) as { slug: string; status: string };
+      expect(status).toBe("scheduled");
+      // From here on the owner does nothing.
+      await owner.dispose();
+
+      const pages = ["/blog", "/rss.xml", "/atom.xml", "/feed.json", "/sitemap.xml"];
+      const read = async (base: string, path: string) => {
+        const response = await fetch(`${base}${path}`);
+        return { text: await response.text(), cache: response.headers.get("x-page-cache") };
+      };
+      // Both instances hold every page without the post, cached (a second read is a hit).
+      for (const { base } of [one, two]) {
+        for (const path of pages) {
+          expect((await read(base, path)).text, `${base}${path}`).not.toContain(title);
+          expect((await read(base, path)).cache, `${base}${path}`).toBe("hit");
+        }
+        expect((await fetch(`${base}/blog/${slug}`)).status).toBe(404);
+      }
+
+      // Only anonymous reads from now on; each instance shows the post once its time has come.
+      const seenAt: Record<string, number> = {};
+      await Promise.all(
+        [one, two].map(async ({ base }) => {
+          await expect
+            .poll(async () => (await read(base, "/blog")).text.includes(title), {
+              timeout: 15_000,
+              intervals: [100],
+            })
+            .toBe(true);
+          seenAt[base] = Date.now();
+        }),
+      );
+      for (const { base } of [one, two]) {
+        // Not before its time, and within a few seconds of it (a timer's slack, CI's load).
+        expect(seenAt[base]!).toBeGreaterThanOrEqual(at.getTime());
+        expect(seenAt[base]! - at.getTime()).toBeLessThan(5_000);
+        for (const path of pages) {
+          const url = path === "/sitemap.xml" ? `/blog/${slug}` : title;
+          expect((await read(base, path)).text, `${base}${path}`).toContain(url);
+        }
+        const post = await fetch(`${base}/blog/${slug}`);
+        expect(post.status).toBe(200);
+        expect(await post.text()).toContain("Written ahead.");
+        expect((await read(base, "/blog/tags/timing")).text).toContain(title);
+      }
+    } finally {
+      for (const { server } of [one, two]) {
+        server.child.kill("SIGTERM");
+        await server.exited;
+      }
+    }
+  });
+});
