@@ -29,7 +29,7 @@ const dateTime = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
-/** A moment as pages rendered on the server show it, e.g. "November 24, 2026, 14:05 UTC". */
+/** A moment as pages rendered on the server show it, e.g. "November 24, 2026 at 14:05 UTC". */
 export function formatDateTime(date: Date | string): string {
   return `${dateTime.format(typeof date === "string" ? new Date(date) : date)} UTC`;
 }
