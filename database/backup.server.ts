@@ -25,15 +25,19 @@ import { rowsOf, type Database } from "./db.server";
 export const BACKUP_FORMAT = "dev-portfolio-backup";
 export const BACKUP_VERSION = 1;
 
-/** Every table kept, in restore order, with its primary key (rows are written in its order). */
+/** Every table kept, in restore order, with its primary key's columns (rows are written in its order). */
 export const BACKUP_TABLES = [
-  { name: "app_meta", key: "key", replace: true },
-  { name: "profile", key: "id", replace: true },
-  { name: "job_experiences", key: "id", replace: false },
-  { name: "studies", key: "id", replace: false },
-  { name: "media", key: "hash", replace: false },
-  { name: "blog_posts", key: "id", replace: false },
-  { name: "contact_messages", key: "id", replace: false },
+  { name: "app_meta", key: ["key"], replace: true },
+  { name: "profile", key: ["id"], replace: true },
+  { name: "job_experiences", key: ["id"], replace: false },
+  { name: "studies", key: ["id"], replace: false },
+  { name: "media", key: ["hash"], replace: false },
+  // A post's slugs first: their foreign key waits for the commit (migration 0007), and each post's
+  // insert then finds its current slug already there.
+  { name: "post_slugs", key: ["slug"], replace: false },
+  { name: "blog_posts", key: ["id"], replace: false },
+  { name: "post_tags", key: ["post_id", "tag"], replace: false },
+  { name: "contact_messages", key: ["id"], replace: false },
 ] as const;
 
 type TableName = (typeof BACKUP_TABLES)[number]["name"];
@@ -54,7 +58,6 @@ export class BackupError extends Error {
   override name = "BackupError";
 }
 
-
 /**
  * A table's rows as PostgreSQL renders them (`to_jsonb`: its own types, in its own key order),
  * in primary-key order. The caller's transaction sets the time zone.
@@ -62,10 +65,14 @@ export class BackupError extends Error {
 async function tableRows(
   tx: Pick<Database, "execute">,
   name: string,
-  key: string,
+  key: readonly string[],
 ): Promise<Record<string, unknown>[]> {
   const rows = rowsOf<Record<string, unknown>>(
-    await tx.execute(sql.raw(`select to_jsonb(t)::text as row from "${name}" t order by "${key}"`)),
+    await tx.execute(
+      sql.raw(
+        `select to_jsonb(t)::text as row from "${name}" t order by ${key.map((column) => `"${column}"`).join(", ")}`,
+      ),
+    ),
   ) as { row: string }[];
   return rows.map(({ row }) => JSON.parse(row) as Record<string, unknown>);
 }

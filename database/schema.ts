@@ -50,7 +50,9 @@ export const blogPosts = pgTable(
      */
     publishedAt: timestamp("published_at", { withTimezone: true }),
     /** Title (A), description (B) and the body's text (C), kept by a trigger (migration 0007). */
-    searchVector: tsvector("search_vector").notNull().default(sql`''::tsvector`),
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .default(sql`''::tsvector`),
   },
   (t) => [
     // Ascending, so a backward scan serves "ORDER BY created_at DESC, id DESC" (the owner's list).

@@ -9,6 +9,9 @@ describe("postSchema", () => {
       title: "Hi",
       description: "d",
       content: "<p>x</p>",
+      // Absent publishing fields: the slug from the title, no tags, the state as it is.
+      slug: null,
+      tags: null,
     });
     expect(postSchema.parse({ title: "Hi", content: "<p>x</p>" }).description).toBe("");
   });

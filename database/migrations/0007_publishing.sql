@@ -140,16 +140,18 @@ CREATE INDEX "blog_posts_scheduled_idx" ON "blog_posts" USING btree ("published_
 CREATE INDEX "blog_posts_search_idx" ON "blog_posts" USING gin ("search_vector") WITH (fastupdate=false);
 --> statement-breakpoint
 -- Before a post is written: a slug from the title when none is given, a publication time for a
--- published post without one, and its search document when its text changed.
+-- published post without one, and its search document when its text changed (or is missing).
 CREATE FUNCTION blog_posts_before_write() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.slug = '' THEN
+  -- A row written without the new columns (a backup from before publishing) is a published post.
+  NEW.status := coalesce(NEW.status, 'published');
+  IF coalesce(NEW.slug, '') = '' THEN
     NEW.slug := CASE WHEN TG_OP = 'UPDATE' THEN OLD.slug ELSE blog_free_slug(blog_slug_of(NEW.title)) END;
   END IF;
   IF NEW.status = 'published' AND NEW.published_at IS NULL THEN
     NEW.published_at := CASE WHEN TG_OP = 'INSERT' THEN NEW.created_at ELSE now() END;
   END IF;
-  IF TG_OP = 'INSERT' OR NEW.title IS DISTINCT FROM OLD.title
+  IF TG_OP = 'INSERT' OR NEW.search_vector IS NULL OR NEW.title IS DISTINCT FROM OLD.title
      OR NEW.description IS DISTINCT FROM OLD.description OR NEW.content IS DISTINCT FROM OLD.content THEN
     NEW.search_vector := blog_post_document(NEW.title, NEW.description, NEW.content);
   END IF;

@@ -147,8 +147,14 @@ describe("cache tags from the route policy", () => {
     ["/rss.xml", ["posts", "site"]],
     ["/sitemap.xml", ["posts"]],
     ["/robots.txt", []],
-    ["/blog/42", ["post:42", "post-pages", "site"]],
-    ["/blog/7.data", ["post:7", "post-pages", "site"]],
+    ["/blog/some-post", ["post-pages", "site"]],
+    ["/blog/42", ["post-pages", "site"]],
+    ["/blog/7.data", ["post-pages", "site"]],
+    ["/blog/tags", ["posts", "site"]],
+    ["/blog/tags/postgres", ["posts", "site"]],
+    ["/blog/tags/postgres/atom.xml", ["posts", "site"]],
+    ["/atom.xml", ["posts", "site"]],
+    ["/feed.json", ["posts", "site"]],
   ])("tags %s with %j", (path, tags) => {
     expect(tagsOf(path)).toEqual(tags);
   });
@@ -161,6 +167,7 @@ describe("cache tags from the route policy", () => {
     "/blog/1/edit.data",
     "/admin/messages",
     "/admin/profile",
+    "/admin/posts",
     "/media/0123abcd.webp",
     "/api/posts",
     "/no/such/page",
@@ -176,7 +183,9 @@ describe("tagsOfChange", () => {
     expect(tagsOfChange("experience")).toEqual(["experience"]);
     expect(tagsOfChange("education")).toEqual(["education"]);
     expect(tagsOfChange("posts")).toEqual(["posts", "post-pages"]);
-    expect(tagsOfChange("posts:3,14")).toEqual(["posts", "post:3", "post:14"]);
+    // A post page shows others (related posts, their titles and tags): one post's change drops
+    // them all.
+    expect(tagsOfChange("posts:3,14")).toEqual(["posts", "post-pages"]);
     expect(tagsOfChange("something new")).toBe("all");
   });
 });
@@ -231,19 +240,19 @@ describe("the page cache", () => {
     expect(renders()).toBe(4);
     cache.invalidate(tagsOfChange("posts:2"));
     for (const path of ["/", "/blog", "/blog/1", "/blog/2"]) await app.request(path);
-    // /blog and /blog/2 again; / and /blog/1 from memory.
-    expect(renders()).toBe(6);
+    // Every blog page again; / from memory.
+    expect(renders()).toBe(7);
     cache.invalidate(tagsOfChange("experience"));
     for (const path of ["/", "/blog", "/blog/1"]) await app.request(path);
     // Only the home page shows experience.
-    expect(renders()).toBe(7);
+    expect(renders()).toBe(8);
     cache.invalidate(tagsOfChange("posts"));
     await app.request("/blog/1");
-    expect(renders()).toBe(8);
+    expect(renders()).toBe(9);
     // The owner's name is on every page.
     cache.invalidate(tagsOfChange("site"));
     for (const path of ["/", "/blog", "/blog/1", "/blog/2"]) await app.request(path);
-    expect(renders()).toBe(12);
+    expect(renders()).toBe(13);
   });
 
   it("does not keep a render that a change overtook", async () => {

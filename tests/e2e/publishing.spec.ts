@@ -75,7 +75,11 @@ test("a draft is the owner's alone: no page, list, tag, search, feed or sitemap 
     expect(text, path).not.toContain("migracion-rapida");
     expect(text, path).not.toContain("postgresql");
   }
-  for (const path of ["/blog/tags/postgresql", "/blog/tags/postgresql/rss.xml", "/blog/tags/postgresql/feed.json"]) {
+  for (const path of [
+    "/blog/tags/postgresql",
+    "/blog/tags/postgresql/rss.xml",
+    "/blog/tags/postgresql/feed.json",
+  ]) {
     expect((await visitor(request, path)).status, path).toBe(404);
   }
 
@@ -120,7 +124,9 @@ test("Publish makes it public everywhere; its tags lead to their pages, counts a
   // The tag's feeds are advertised beside the blog's, and answer.
   const alternates = await reader
     .locator('head link[rel="alternate"]')
-    .evaluateAll((links) => links.map((l) => `${l.getAttribute("type")} ${l.getAttribute("href")}`));
+    .evaluateAll((links) =>
+      links.map((l) => `${l.getAttribute("type")} ${l.getAttribute("href")}`),
+    );
   expect(alternates).toEqual(
     expect.arrayContaining([
       "application/rss+xml /rss.xml",
@@ -226,7 +232,10 @@ test("search finds a word only in the body with a marked snippet, accents either
 
   await page.goto("/blog?q=migracion+RAPIDA");
   await expect(page.getByTestId("post-list").getByRole("heading")).toHaveText(["Migración rápida"]);
-  await expect(page.getByTestId("post-list").locator("h2 mark")).toHaveText(["Migración", "rápida"]);
+  await expect(page.getByTestId("post-list").locator("h2 mark")).toHaveText([
+    "Migración",
+    "rápida",
+  ]);
   await page.goto("/blog?q=%22sin+parar%22+migr*");
   await expect(page.getByTestId("post-list").getByRole("heading")).toHaveText(["Migración rápida"]);
 
@@ -303,7 +312,10 @@ test("Unpublish takes a post down, from every list and every address it had", as
   expect(await alert).toBe("Post actualizado exitosamente!");
   await page.waitForURL(/\/admin\/posts$/);
   await expect(
-    page.getByTestId("owner-post-list").getByRole("listitem").filter({ hasText: "Migración rápida" }),
+    page
+      .getByTestId("owner-post-list")
+      .getByRole("listitem")
+      .filter({ hasText: "Migración rápida" }),
   ).toContainText("Draft");
   for (const path of ["/blog/quick-migration", "/blog/migracion-rapida", `/blog/${postId}`]) {
     expect((await visitor(request, path)).status, path).toBe(404);

@@ -64,9 +64,9 @@ describe("the blog loaders", () => {
       })
       .returning();
     const result = (await postLoader({
-      request: new Request(`http://localhost/blog/${row!.id}`),
+      request: new Request(`http://localhost/blog/${row!.slug}`),
       context: routeContext(database),
-      params: { id: String(row!.id) },
+      params: { slug: row!.slug },
     } as unknown as PostRoute.LoaderArgs)) as {
       post: { content: { html: string }; contentEn: { html: string } | null };
     };

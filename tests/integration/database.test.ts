@@ -40,7 +40,7 @@ for (const driver of drivers) {
       await database.dispose();
     });
 
-    it("migrations create the three tables with the original's fields and the created_at index", async () => {
+    it("migrations create the three tables with the original's fields (and publishing's) and the created_at index", async () => {
       const columns = await queryRows<{ table_name: string; column_name: string }>(
         database.db,
         sql`
@@ -59,6 +59,11 @@ for (const driver of drivers) {
           "content_en",
           "created_at",
           "updated_at",
+          // Publishing (migration 0007).
+          "slug",
+          "status",
+          "published_at",
+          "search_vector",
         ],
         job_experiences: ["id", "title", "company", "from", "to", "current_job", "sort_key"],
         studies: ["id", "degree", "institution", "from", "to", "currently_studying", "sort_key"],

@@ -580,3 +580,36 @@ describe("migration 0007 on a site that already has posts", () => {
     }
   });
 });
+
+for (const driver of drivers) {
+  const reason = skipReason(driver);
+  describe.skipIf(reason !== null)(`a backup from before publishing, on ${driver.name}`, () => {
+    it("restores its posts as published posts with slugs made from their titles", async () => {
+      const database = await driver.fresh();
+      try {
+        // How a version-1 backup's post line reads: none of the columns 0007 added.
+        const row = {
+          id: 7,
+          title: "Migración rápida",
+          description: null,
+          content: "<p>Uno dos</p>",
+          content_en: null,
+          created_at: "2025-01-01T10:00:00+00:00",
+          updated_at: "2025-01-02T10:00:00+00:00",
+        };
+        await database.db.execute(
+          sql`insert into blog_posts select * from jsonb_populate_record(null::blog_posts, ${JSON.stringify(row)}::jsonb)`,
+        );
+        const [post] = await queryRows<{ slug: string; status: string; published: string }>(
+          database.db,
+          sql`select slug, status, published_at::text as published from blog_posts`,
+        );
+        expect(post).toMatchObject({ slug: "migracion-rapida", status: "published" });
+        expect(new Date(post!.published).toISOString()).toBe("2025-01-01T10:00:00.000Z");
+        expect(await found(database.db, "dos")).toEqual(["Migración rápida"]);
+      } finally {
+        await database.dispose();
+      }
+    });
+  });
+}
