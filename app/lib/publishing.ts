@@ -2,7 +2,7 @@
  * Publishing rules the editor and the server share (no zod, so the browser can load them):
  * tags, slugs and when a post goes public. docs/decisions/017-publishing.md.
  */
-import { RESERVED_SLUGS, SLUG_MAX_LENGTH, slugify } from "./slug";
+import { RESERVED_SLUGS, SLUG_FORMAT, SLUG_MAX_LENGTH, slugify } from "./slug";
 
 export const TAG_LIMITS = { perPost: 5, length: 30 } as const;
 
@@ -72,7 +72,7 @@ export function readSlug(input: string): { slug: string | null } | { error: stri
 
 /** Whether a URL segment can be a tag (tags are stored in their URL form). */
 export const isTag = (text: string) =>
-  text.length <= TAG_LIMITS.length && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(text);
+  text.length <= TAG_LIMITS.length && SLUG_FORMAT.test(text);
 
 /** The canonical URL path of a post. */
 export const postPath = (slug: string) => `/blog/${slug}`;

@@ -26,6 +26,12 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
+/**
+ * What a slug or a tag looks like once made (the database checks the same: migration 0007's
+ * blog_posts_slug_format and post_tags_tag_format).
+ */
+export const SLUG_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 /** The longest post slug; a longer title's slug is cut at a hyphen. */
 export const SLUG_MAX_LENGTH = 80;
 /** Words the blog's own URLs use after /blog/, which no post may take. */

@@ -4,6 +4,7 @@ import { rowsOf, type Database } from "../../database/db.server";
 import { blogPosts, blogStats, postSlugs, postTags, type PostStatus } from "../../database/schema";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "../lib/constants";
 import { parseSerialId } from "../lib/ids";
+import { SLUG_FORMAT } from "../lib/slug";
 import type { PublishRequest } from "../lib/publishing";
 import { MARK_END, MARK_START, parseSearch } from "../lib/search-query";
 
@@ -362,6 +363,8 @@ export async function findPostByPath(
     const post = id === null ? null : await getPost(db, id);
     return post ? { post, moved: true } : null;
   }
+  // Nothing else can be a slug (blog_posts_slug_format); the database is not asked.
+  if (!SLUG_FORMAT.test(segment)) return null;
   const [post] = await db
     .select(fullPost)
     .from(postSlugs)

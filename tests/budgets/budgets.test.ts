@@ -35,7 +35,9 @@ const EDITOR_MARKERS = /prosemirror|tiptap/gi;
 const PAGES = [
   { url: "/", route: "routes/home" },
   { url: "/blog", route: "routes/blog" },
-  { url: "/blog/:id", route: "routes/blog.post" },
+  { url: "/blog/:slug", route: "routes/blog.post" },
+  { url: "/blog/tags", route: "routes/blog.tags" },
+  { url: "/blog/tags/:tag", route: "routes/blog.tag" },
 ];
 const EDITOR_PAGES = [
   { url: "/blog/new", route: "routes/blog.new" },
@@ -154,7 +156,7 @@ function closure(start: string[], next: (a: Asset) => string[], skip = new Set<s
   return [...seen.values()];
 }
 
-// "/blog/:id" for routes/blog.post, from the manifest's paths, so a page is never measured
+// "/blog/:slug" for routes/blog.post, from the manifest's paths, so a page is never measured
 // against a route that no longer serves it.
 function urlOf(chain: ManifestRoute[]) {
   const segments = chain.map((r) => r.path ?? "").filter(Boolean);

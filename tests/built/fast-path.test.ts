@@ -71,7 +71,7 @@ describe("cache hits at the listener", () => {
 
   const gzip = { "accept-encoding": "gzip, deflate, br" };
 
-  it.each(["/", "/blog", "/blog/1", "/rss.xml", "/robots.txt", "/blog.data"])(
+  it.each(["/", "/blog", "/blog/fast", "/rss.xml", "/robots.txt", "/blog.data"])(
     "%s: the fast hit equals the full app's hit but for nonce, id and date",
     async (path) => {
       const miss = await get(path, gzip);

@@ -35,9 +35,9 @@ describe("the route policy in the production bundle", () => {
   beforeEach(() => pageCache.invalidate("all"));
 
   it.each([
-    ["/BLOG/1", "/blog/1"],
-    ["/blog/1/", "/blog/1"],
-    ["/blog/%31", "/blog/1"],
+    ["/BLOG/ROUTED", "/blog/routed"],
+    ["/blog/routed/", "/blog/routed"],
+    ["/blog/%72outed", "/blog/routed"],
     ["/RSS.XML", "/rss.xml"],
     ["/Blog?q=Routed", "/blog?q=Routed"],
   ])("%s answers 301 to %s and renders nothing", async (spelled, canonical) => {

@@ -591,8 +591,8 @@ test("the reader: reading time, contents from three headings, anchors that copy 
     data: { title: "Long read", description: "", content },
   });
   expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: number };
-  await page.goto(`/blog/${id}`);
+  const { slug } = (await created.json()) as { slug: string };
+  await page.goto(`/blog/${slug}`);
   // 657 words (headings included) at 230 a minute: 2.9 minutes.
   await expect(page.getByText("3 min read")).toBeVisible();
   const toc = page.getByRole("navigation", { name: "Contents" });
@@ -610,13 +610,13 @@ test("the reader: reading time, contents from three headings, anchors that copy 
   await expect(page).toHaveURL(/#migracion-rapida$/);
   await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-    `http://127.0.0.1:3216/blog/${id}#migracion-rapida`,
+    `http://127.0.0.1:3216/blog/${slug}#migracion-rapida`,
   );
 
   // This server runs as production does (PAGE_CACHE_HEADER unset there): no response says
   // whether the page was asked for before.
   for (let i = 0; i < 2; i++) {
-    const response = await request.get(`/blog/${id}`);
+    const response = await request.get(`/blog/${slug}`);
     expect(response.status()).toBe(200);
     expect(response.headers()["x-page-cache"]).toBeUndefined();
   }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { demoContent } from "../../content/demo";
 import {
-  findPostId,
+  findPostSlug,
   freshPostgres,
   sleep,
   startServer,
@@ -51,7 +51,7 @@ type Sample = {
   detail: string;
 };
 
-type Expected = { postId: number; postTitle: string };
+type Expected = { postSlug: string; postTitle: string };
 
 /** Fetches one URL and judges the answer: the right page, the 503 error page, or anything else. */
 async function probe(base: string, path: string, expected: Expected): Promise<Sample> {
@@ -81,7 +81,7 @@ async function probe(base: string, path: string, expected: Expected): Promise<Sa
   if (status === 200) {
     const right =
       path === "/blog"
-        ? body.includes(`href="/blog/${expected.postId}"`)
+        ? body.includes(`href="/blog/${expected.postSlug}"`)
         : body.includes(`<title>${expected.postTitle}</title>`);
     return sample(status, right ? "ok" : "wrong", right ? "" : body.slice(0, 300));
   }
@@ -107,7 +107,7 @@ function lightLoad(base: string, expected: Expected) {
   };
   const loops = [
     ...Array.from({ length: CLIENTS }, (_, i) =>
-      loop(["/blog", `/blog/${expected.postId}`], i, PAUSE_MS),
+      loop(["/blog", `/blog/${expected.postSlug}`], i, PAUSE_MS),
     ),
     loop(["/healthz"], 0, 100),
   ];
@@ -246,11 +246,11 @@ describe.skipIf(!TEST_DATABASE_URL)("the database going away (PostgreSQL behind 
     let server: ServerProcess | undefined;
     try {
       server = await startServer(port, { DATABASE_URL: url.toString(), SEED_DEMO: "true", ...env });
-      const postId = await findPostId(server.base);
-      const post = await (await fetch(`${server.base}/blog/${postId}`)).text();
+      const postSlug = await findPostSlug(server.base);
+      const post = await (await fetch(`${server.base}/blog/${postSlug}`)).text();
       const postTitle = /<title>([^<]+)<\/title>/.exec(post)?.[1];
-      if (!postTitle) throw new Error(`/blog/${postId} has no title:\n${post.slice(0, 500)}`);
-      await run(server, proxy, { postId, postTitle });
+      if (!postTitle) throw new Error(`/blog/${postSlug} has no title:\n${post.slice(0, 500)}`);
+      await run(server, proxy, { postSlug, postTitle });
       expect(server.child.exitCode, `the server exited:\n${tail(server)}`).toBeNull();
       const code = await server.stop();
       expect(code, `the server did not shut down cleanly:\n${tail(server)}`).toBe(0);
@@ -328,7 +328,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the database going away (PostgreSQL behind 
 
   it("page cache on: a cached page stays 200 during a cut while /healthz and other pages say 503", async () => {
     await withServer(CACHE_PORT, {}, async (server, proxy, expected) => {
-      const post = `${server.base}/blog/${expected.postId}`;
+      const post = `${server.base}/blog/${expected.postSlug}`;
       await fetch(post);
       expect((await fetch(post)).headers.get("x-page-cache")).toBe("hit");
 

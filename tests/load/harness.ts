@@ -115,12 +115,12 @@ export function errorLines(server: ServerProcess) {
     .filter((line) => line.includes('"level":"error"'));
 }
 
-/** The id of a post listed on /blog (the demo content seeds several). */
-export async function findPostId(base: string): Promise<number> {
+/** The slug of a post listed on /blog (the demo content seeds several). */
+export async function findPostSlug(base: string): Promise<string> {
   const html = await (await fetch(`${base}/blog`)).text();
-  const id = /href="\/blog\/(\d+)"/.exec(html)?.[1];
-  if (!id) throw new Error(`/blog lists no post:\n${html.slice(0, 500)}`);
-  return Number(id);
+  const slug = /href="\/blog\/(?!tags"|new")([a-z0-9-]+)"/.exec(html)?.[1];
+  if (!slug) throw new Error(`/blog lists no post:\n${html.slice(0, 500)}`);
+  return slug;
 }
 
 export type PostgresDatabase = {

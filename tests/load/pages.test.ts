@@ -5,7 +5,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { errorLines, findPostId, startServer, tail, type ServerProcess } from "./harness";
+import { errorLines, findPostSlug, startServer, tail, type ServerProcess } from "./harness";
 
 /**
  * Load (docs/product.md#robustness): the public pages under 200 concurrent connections for
@@ -33,8 +33,8 @@ describe("public pages under load (PGlite, page cache on)", () => {
   });
 
   it(`answers /, /blog and a post to ${CONNECTIONS} connections for ${DURATION_S} s with no error`, async () => {
-    const postId = await findPostId(server.base);
-    const paths = ["/", "/blog", `/blog/${postId}`];
+    const postSlug = await findPostSlug(server.base);
+    const paths = ["/", "/blog", `/blog/${postSlug}`];
     for (const p of paths) expect((await fetch(`${server.base}${p}`)).status, p).toBe(200);
 
     const result = await autocannon({
@@ -65,8 +65,8 @@ describe("public pages under load (PGlite, page cache on)", () => {
     expect(result.non2xx, summary).toBe(0);
     expect(errorLines(server), "the server logged errors under load").toEqual([]);
     // Still serving, and serving the right pages.
-    const after = await fetch(`${server.base}/blog/${postId}`);
+    const after = await fetch(`${server.base}/blog/${postSlug}`);
     expect(after.status).toBe(200);
-    expect(await after.text()).toContain(`/blog/${postId}`);
+    expect(await after.text()).toContain(`/blog/${postSlug}`);
   }, 120_000);
 });
