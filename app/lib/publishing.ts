@@ -71,8 +71,7 @@ export function readSlug(input: string): { slug: string | null } | { error: stri
 }
 
 /** Whether a URL segment can be a tag (tags are stored in their URL form). */
-export const isTag = (text: string) =>
-  text.length <= TAG_LIMITS.length && SLUG_FORMAT.test(text);
+export const isTag = (text: string) => text.length <= TAG_LIMITS.length && SLUG_FORMAT.test(text);
 
 /** The canonical URL path of a post. */
 export const postPath = (slug: string) => `/blog/${slug}`;

@@ -72,7 +72,15 @@ describe("the page cache under a flood of searches (production headers)", () => 
   });
 
   const gzip = { "accept-encoding": "gzip" };
-  const everyone = ["/", "/blog", "/blog/post-12", "/blog/post-11", "/blog/post-10", "/rss.xml", "/sitemap.xml"];
+  const everyone = [
+    "/",
+    "/blog",
+    "/blog/post-12",
+    "/blog/post-11",
+    "/blog/post-10",
+    "/rss.xml",
+    "/sitemap.xml",
+  ];
 
   it(`keeps /, the newest posts and the feeds through ${FLOOD} distinct searches, within its bound`, async () => {
     for (const path of everyone) expect((await get(path, gzip)).status, path).toBe(200);
