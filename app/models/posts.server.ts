@@ -363,13 +363,15 @@ export async function findPostByPath(
     const post = id === null ? null : await getPost(db, id);
     return post ? { post, moved: true } : null;
   }
-  // Nothing else can be a slug (blog_posts_slug_format); the database is not asked.
-  if (!SLUG_FORMAT.test(segment)) return null;
+  // Slugs are lower case: `/blog/Migracion-Rapida` moves to `/blog/migracion-rapida`. Nothing
+  // else can be a slug (blog_posts_slug_format); the database is not asked.
+  const slug = segment.toLowerCase();
+  if (!SLUG_FORMAT.test(slug)) return null;
   const [post] = await db
     .select(fullPost)
     .from(postSlugs)
     .innerJoin(blogPosts, eq(blogPosts.id, postSlugs.postId))
-    .where(eq(postSlugs.slug, segment));
+    .where(eq(postSlugs.slug, slug));
   return post ? { post, moved: post.slug !== segment } : null;
 }
 

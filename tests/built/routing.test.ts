@@ -35,7 +35,7 @@ describe("the route policy in the production bundle", () => {
   beforeEach(() => pageCache.invalidate("all"));
 
   it.each([
-    ["/BLOG/ROUTED", "/blog/routed"],
+    ["/BLOG/routed", "/blog/routed"],
     ["/blog/routed/", "/blog/routed"],
     ["/blog/%72outed", "/blog/routed"],
     ["/RSS.XML", "/rss.xml"],

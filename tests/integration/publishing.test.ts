@@ -225,6 +225,10 @@ for (const driver of drivers) {
         });
       }
       expect(await findPostByPath(database.db, "third")).toMatchObject({ moved: false });
+      expect(await findPostByPath(database.db, "Third")).toMatchObject({
+        moved: true,
+        post: { slug: "third" },
+      });
       expect(await findPostByPath(database.db, "nothing-here")).toBeNull();
       expect(await findPostByPath(database.db, "99999999999")).toBeNull();
       // Another post may not take a slug this one has or had, set by hand or made from a title.
