@@ -16,6 +16,7 @@ const servers = {
   profile: { port: 3215, seed: "true" },
   writing: { port: 3216, seed: "false" },
   publishing: { port: 3217, seed: "false" },
+  content: { port: 3218, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -56,6 +57,7 @@ export default defineConfig({
         /profile\.spec/,
         /writing\.spec/,
         /publishing\.spec/,
+        /content-pages\.spec/,
       ],
       use: { baseURL: base(servers.site.port) },
     },
@@ -65,6 +67,11 @@ export default defineConfig({
     { name: "contact", testMatch: /contact\.spec/, use: { baseURL: base(servers.contact.port) } },
     { name: "profile", testMatch: /profile\.spec/, use: { baseURL: base(servers.profile.port) } },
     { name: "writing", testMatch: /writing\.spec/, use: { baseURL: base(servers.writing.port) } },
+    {
+      name: "content",
+      testMatch: /content-pages\.spec/,
+      use: { baseURL: base(servers.content.port) },
+    },
     {
       name: "publishing",
       testMatch: /publishing\.spec/,

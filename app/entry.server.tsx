@@ -8,6 +8,8 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { appContext } from "./context";
 import { errorMessage, logEvent } from "./lib/log.server";
 import { NonceContext } from "./lib/nonce";
+import { SITE_SCRIPT } from "./lib/site-script";
+import { SiteScriptContext } from "./lib/site-script-context";
 
 export const streamTimeout = 5_000;
 
@@ -38,7 +40,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <SiteScriptContext value={SITE_SCRIPT}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </SiteScriptContext>
       </NonceContext>,
       {
         nonce,

@@ -8,6 +8,8 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useMatches,
+  useRouteError,
 } from "react-router";
 
 import type { Route } from "./+types/root";
@@ -19,14 +21,32 @@ import { Footer } from "./components/footer";
 import { Header } from "./components/header";
 import { feedAlternates } from "./lib/feeds";
 import { NonceContext } from "./lib/nonce";
+import { SiteScriptContext } from "./lib/site-script-context";
+import { policyOf } from "./route-policy";
 import { usePendingText } from "./lib/pending";
 import { themeInitScript } from "./lib/theme";
 import { readSiteIdentity } from "./lib/site.server";
 import { siteOf, useSite } from "./lib/use-site";
 
+/**
+ * Whether this document loads React (app/route-policy.ts `hydrate`): not for content pages, nor
+ * for an error page. Decided on the server; in the browser the page has hydrated already (or a
+ * client-side navigation from one that had is rendering it).
+ */
+function useHydrates(): boolean {
+  const matches = useMatches();
+  const error = useRouteError();
+  if (typeof document !== "undefined") return true;
+  if (error !== undefined && error !== null) return false;
+  const leaf = matches.at(-1);
+  return leaf === undefined || policyOf(leaf.id)?.hydrate !== false;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   // Only the server knows it; browsers hide nonces from the DOM, and hydration keeps the attribute.
   const nonce = use(NonceContext);
+  const siteScript = use(SiteScriptContext);
+  const hydrates = useHydrates();
   const site = useSite();
   return (
     // The theme script changes <html>'s class before hydration, on purpose.
@@ -56,8 +76,14 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         <Footer />
         <BackToTop />
-        <ScrollRestoration />
-        <Scripts />
+        {hydrates ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: siteScript }} />
+        )}
       </body>
     </html>
   );

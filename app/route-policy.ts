@@ -41,6 +41,13 @@ export type RoutePolicy = {
   probation?: readonly string[];
   /** The largest request body this route reads, in bytes (default: `BODY_LIMITS.form`). */
   bodyLimit?: number;
+  /**
+   * Whether the page loads React in the browser (default true). Content pages (`false`) arrive
+   * as plain HTML with one small inline script for their controls (app/lib/site-script.ts):
+   * no framework JavaScript at all. A client-side navigation from a page that hydrated still
+   * renders them in the browser, pending texts included.
+   */
+  hydrate?: boolean;
   /** Shown while a client-side navigation to this page loads. */
   pendingText?: string;
   /**
@@ -75,6 +82,7 @@ export const routePolicies = {
   "routes/home": { cache: "public", tags: () => RESUME_TAGS },
   "routes/blog": {
     cache: "public",
+    hydrate: false,
     query: { page: blogPageParam, q: blogSearchParam },
     probation: ["q"],
     tags: () => ["posts", "site"],
@@ -85,16 +93,19 @@ export const routePolicies = {
   // A post shows others (related posts, tags): any post's change drops every post page.
   "routes/blog.post": {
     cache: "public",
+    hydrate: false,
     tags: () => ["post-pages", "site"],
     pendingText: LOADING_TEXT.page,
   },
   "routes/blog.tags": {
     cache: "public",
+    hydrate: false,
     tags: () => ["posts", "site"],
     pendingText: LOADING_TEXT.page,
   },
   "routes/blog.tag": {
     cache: "public",
+    hydrate: false,
     query: { page: blogPageParam },
     tags: () => ["posts", "site"],
     pendingText: LOADING_TEXT.posts,
@@ -131,7 +142,7 @@ export const routePolicies = {
   "routes/test.slow": PRIVATE,
   "routes/test.posts": PRIVATE,
   "routes/test.contact": PRIVATE,
-  "routes/not-found": { cache: "none" },
+  "routes/not-found": { cache: "none", hydrate: false },
 } satisfies Record<RouteId, RoutePolicy>;
 
 /** The policy of a route id, or undefined for an id this table does not know. */

@@ -71,7 +71,7 @@ export function Header() {
         >
           {site.name}
         </Link>
-        <button type="button" className={navButton} onClick={() => goHome()}>
+        <button type="button" className={navButton} onClick={() => goHome()} data-home-section="">
           About Me
         </button>
         <Link to="/blog" className={navButton}>
@@ -80,7 +80,12 @@ export function Header() {
         <ul className="hidden items-center lg:flex" aria-label="Sections">
           {SECTIONS.map((section) => (
             <li key={section.id}>
-              <button type="button" className={navButton} onClick={() => goHome(section.id)}>
+              <button
+                type="button"
+                className={navButton}
+                onClick={() => goHome(section.id)}
+                data-home-section={section.id}
+              >
                 {section.label}
               </button>
             </li>
@@ -107,17 +112,17 @@ export function Header() {
         <ThemeToggle />
         <button
           type="button"
-          className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+          className="group inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
           aria-label="Menu"
           aria-expanded={menuOpen}
           aria-controls={menuId}
           onClick={() => setMenuOpen((open) => !open)}
+          // Pages that do not hydrate get their behaviour from app/lib/site-script.ts; the icon
+          // follows aria-expanded either way.
+          data-menu-toggle=""
         >
-          {menuOpen ? (
-            <X aria-hidden="true" className="size-5" />
-          ) : (
-            <Menu aria-hidden="true" className="size-5" />
-          )}
+          <X aria-hidden="true" className="hidden size-5 group-aria-expanded:block" />
+          <Menu aria-hidden="true" className="size-5 group-aria-expanded:hidden" />
         </button>
       </nav>
       <div
@@ -135,6 +140,7 @@ export function Header() {
                   setMenuOpen(false);
                   goHome(section.id);
                 }}
+                data-home-section={section.id}
               >
                 {section.label}
               </button>

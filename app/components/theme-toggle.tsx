@@ -32,13 +32,13 @@ export function ThemeToggle() {
       onClick={() => applyTheme(isDark ? "light" : "dark", true)}
       aria-label="Dark theme"
       aria-pressed={theme === null ? undefined : isDark}
+      // Pages that do not hydrate get their behaviour from app/lib/site-script.ts.
+      data-theme-toggle=""
       className="inline-flex size-10 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
     >
-      {isDark ? (
-        <Sun aria-hidden="true" className="size-5" />
-      ) : (
-        <Moon aria-hidden="true" className="size-5" />
-      )}
+      {/* Both icons, one shown by the theme's class: right from the first paint, without script. */}
+      <Sun aria-hidden="true" className="hidden size-5 dark:block" />
+      <Moon aria-hidden="true" className="size-5 dark:hidden" />
     </button>
   );
 }

@@ -17,11 +17,14 @@ export const COPIED_MS = 2000;
 
 /**
  * Attaches the actions to `root`; `announce` says what happened to screen readers (a polite live
- * region). Returns the function that detaches them.
+ * region). Returns the function that detaches them. Self-contained (texts and delay are
+ * parameters): the pages that do not hydrate run its own source (app/lib/site-script.ts).
  */
 export function attachContentActions(
   root: HTMLElement,
   announce: (text: string) => void,
+  texts: typeof COPY_TEXT = COPY_TEXT,
+  copiedMs: number = COPIED_MS,
 ): () => void {
   const timers = new Set<ReturnType<typeof setTimeout>>();
 
@@ -31,7 +34,7 @@ export function attachContentActions(
       announce(done);
       return true;
     } catch {
-      announce(COPY_TEXT.failed);
+      announce(texts.failed);
       return false;
     }
   }
@@ -42,13 +45,13 @@ export function attachContentActions(
     if (button && root.contains(button)) {
       const code = button.closest(".code-block")?.querySelector("pre");
       if (!code) return;
-      void copy(code.textContent ?? "", COPY_TEXT.copied).then((copied) => {
+      void copy(code.textContent ?? "", texts.copied).then((copied) => {
         if (!copied) return;
-        button.textContent = COPY_TEXT.copied;
+        button.textContent = texts.copied;
         const timer = setTimeout(() => {
-          button.textContent = COPY_TEXT.copy;
+          button.textContent = texts.copy;
           timers.delete(timer);
-        }, COPIED_MS);
+        }, copiedMs);
         timers.add(timer);
       });
       return;
@@ -56,7 +59,7 @@ export function attachContentActions(
     const anchor = target?.closest<HTMLAnchorElement>("a[data-copy-link]");
     if (anchor && root.contains(anchor)) {
       // The link still moves to its heading; its full address is copied as well.
-      void copy(anchor.href, COPY_TEXT.linkCopied);
+      void copy(anchor.href, texts.linkCopied);
     }
   }
 

@@ -138,6 +138,14 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
 
   const showEnglish = english && post.contentEn !== null;
   const shown = showEnglish ? post.contentEn! : post.content;
+  const other = showEnglish ? post.content : post.contentEn;
+  // Both versions' contents and reading times are in the markup, one hidden, so the switch works
+  // on the server's page too (app/lib/site-script.ts swaps them, and the body with the template).
+  const versions = [
+    { key: "es", rendered: post.content },
+    ...(post.contentEn ? [{ key: "en", rendered: post.contentEn }] : []),
+  ];
+  const hiddenVersion = (key: string) => (key === "en") !== showEnglish;
   return (
     <article className="mx-auto max-w-3xl py-12">
       <div className="flex items-center justify-between">
@@ -162,9 +170,16 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
         >
           {formatLongDate(post.publishedAt)}
         </time>
-        <span className="text-slate-600 dark:text-slate-400">
-          {readingTimeText(shown.readingMinutes)}
-        </span>
+        {versions.map(({ key, rendered }) => (
+          <span
+            key={key}
+            data-version={key}
+            hidden={hiddenVersion(key)}
+            className="text-slate-600 dark:text-slate-400"
+          >
+            {readingTimeText(rendered.readingMinutes)}
+          </span>
+        ))}
         {post.contentEn !== null ? (
           <>
             <span className="rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-900 dark:bg-sky-900 dark:text-sky-100">
@@ -175,19 +190,15 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
               role="switch"
               aria-checked={showEnglish}
               onClick={() => setEnglish((on) => !on)}
-              className="inline-flex items-center gap-2 text-sm font-medium text-slate-700 dark:text-slate-300"
+              data-version-switch=""
+              className="group inline-flex items-center gap-2 text-sm font-medium text-slate-700 dark:text-slate-300"
             >
+              {/* Drawn from aria-checked, so it follows the switch with or without React. */}
               <span
                 aria-hidden="true"
-                className={`relative inline-block h-6 w-11 rounded-full transition-colors ${
-                  showEnglish ? "bg-sky-700 dark:bg-sky-400" : "bg-slate-300 dark:bg-slate-700"
-                }`}
+                className="relative inline-block h-6 w-11 rounded-full bg-slate-300 transition-colors group-aria-checked:bg-sky-700 dark:bg-slate-700 dark:group-aria-checked:bg-sky-400"
               >
-                <span
-                  className={`absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow transition-transform ${
-                    showEnglish ? "translate-x-5" : ""
-                  }`}
-                />
+                <span className="absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow transition-transform group-aria-checked:translate-x-5" />
               </span>
               Read in English
             </button>
@@ -206,15 +217,30 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <hr className="my-8 border-slate-200 dark:border-slate-800" />
-      {shown.toc.length > 0 ? <TableOfContents entries={shown.toc} /> : null}
+      {versions.map(({ key, rendered }) =>
+        rendered.toc.length > 0 ? (
+          <TableOfContents
+            key={key}
+            version={key}
+            hidden={hiddenVersion(key)}
+            entries={rendered.toc}
+          />
+        ) : null,
+      )}
       <div
         ref={body}
         data-testid="post-content"
+        data-content-actions=""
+        data-version-body=""
         lang={showEnglish ? "en" : undefined}
         className="post-body prose prose-slate max-w-none break-words dark:prose-invert prose-a:text-sky-800 dark:prose-a:text-sky-300"
         dangerouslySetInnerHTML={{ __html: shown.html }}
       />
-      <p role="status" className="sr-only">
+      {other ? (
+        // The other version, inert until the switch shows it.
+        <template data-version-other="" dangerouslySetInnerHTML={{ __html: other.html }} />
+      ) : null}
+      <p role="status" data-announce="" className="sr-only">
         {announcement}
       </p>
       {related.length > 0 ? <RelatedPosts posts={related} /> : null}
@@ -223,13 +249,26 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
 }
 
 /** The post's h2 and h3 headings as links, h3 nested under the h2 before them. */
-function TableOfContents({ entries }: { entries: RenderedPost["toc"] }) {
+function TableOfContents({
+  entries,
+  version,
+  hidden,
+}: {
+  entries: RenderedPost["toc"];
+  version: string;
+  hidden: boolean;
+}) {
   return (
     <nav
-      aria-labelledby="toc-heading"
+      aria-labelledby={`toc-heading-${version}`}
+      data-version={version}
+      hidden={hidden}
       className="mb-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
     >
-      <h2 id="toc-heading" className="text-sm font-semibold text-slate-900 dark:text-white">
+      <h2
+        id={`toc-heading-${version}`}
+        className="text-sm font-semibold text-slate-900 dark:text-white"
+      >
         Contents
       </h2>
       <ol className="mt-2 space-y-1 text-sm">

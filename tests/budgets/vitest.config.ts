@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 // out of the main vitest.config.ts, which runs before anything is built.
 export default defineConfig({
   root: path.resolve(import.meta.dirname, "../.."),
+  // The pages' hydration is read from app/route-policy.ts, which uses the `~/` alias.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["tests/budgets/**/*.test.ts"],
     environment: "node",
