@@ -166,7 +166,7 @@ async function stopServer(server) {
 async function findPostPath(base) {
   const response = await fetch(`${base}/blog`);
   const html = await response.text();
-  const match = html.match(/href="(\/blog\/\d+)"/);
+  const match = html.match(/href="(\/blog\/(?!tags"|new")[a-z0-9-]+)"/);
   if (!match) {
     throw new Error(
       `no post is linked from /blog (status ${response.status}): is the demo seeded?`,

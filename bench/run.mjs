@@ -303,14 +303,14 @@ async function discoverPages(port, postCount) {
       `/blog links to page ${linkedLast} as the last, but ${postCount} posts at ${PAGE_SIZE} a page make ${lastPage}`,
     );
   }
-  const postId = /href="\/blog\/(\d+)"/.exec(html)?.[1];
-  if (!postId) throw new Error("/blog links to no post");
+  const postSlug = /href="\/blog\/(?!tags"|new")([a-z0-9-]+)"/.exec(html)?.[1];
+  if (!postSlug) throw new Error("/blog links to no post");
 
   return [
     { name: "home", path: "/" },
     { name: "blog", path: "/blog" },
     ...(lastPage > 1 ? [{ name: "last page", path: `/blog?page=${lastPage}` }] : []),
-    { name: "post", path: `/blog/${postId}` },
+    { name: "post", path: `/blog/${postSlug}` },
     { name: "rss", path: "/rss.xml" },
   ];
 }
