@@ -187,13 +187,16 @@ for (const database of DATABASES) {
       (
         await site.sql<{ n: number }>(`select count(*)::int as n from blog_posts where id = ${id}`)
       )[0]!.n > 0;
-    /** What `/blog/{segment}` answers: a post's id or old slug 301, its slug 200, else 404. */
+    /**
+     * What `/blog/{segment}` answers: its post's slug 200; the post's id, an old slug or the slug
+     * in other letter case 301; anything else 404.
+     */
     const postPageStatus = async (segment: string) => {
       if (await postExists(segment)) return 301;
       const slugs = await site.sql<{ slug: string; current: string }>(
         "select s.slug, p.slug as current from post_slugs s join blog_posts p on p.id = s.post_id",
       );
-      const found = slugs.find((row) => row.slug === segment);
+      const found = slugs.find((row) => row.slug === segment.toLowerCase());
       return found === undefined ? 404 : found.current === segment ? 200 : 301;
     };
 

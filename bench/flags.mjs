@@ -1,0 +1,149 @@
+// npm run bench:flags: what V8's flags cost and save when pages are rendered, not cached.
+// Starts the production server with the page cache off under each flag set below, on a new
+// data directory (created, migrated and seeded by that start) and on an existing one, loads
+// /, /blog and a post in turn with wrk (one thread, 50 connections), and prints requests/s,
+// p99 and the server's peak memory (VmHWM). A benchmark, not a test: it prints a table and
+// asserts nothing. docs/decisions/020-v8-flags.md reads it.
+//   --duration S   seconds of load per page (default 10)   --sets a,b   only these flag sets
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+import { NODE_FLAGS } from "../server/node-flags.mjs";
+import { runWrk } from "./wrk.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const NODE = path.join(root, "node_modules/.bin/node");
+const { values } = parseArgs({
+  options: { duration: { type: "string", default: "10" }, sets: { type: "string" } },
+});
+const DURATION = Number(values.duration);
+
+/** The flag sets compared: today's, none, and each of today's flags dropped in turn. */
+const ALL_SETS = {
+  production: NODE_FLAGS,
+  none: [],
+  "no --optimize-for-size": NODE_FLAGS.filter((f) => f !== "--optimize-for-size"),
+  "no --liftoff-only": NODE_FLAGS.filter((f) => f !== "--liftoff-only"),
+  "semi-space only": NODE_FLAGS.filter((f) => f.startsWith("--max-semi-space-size")),
+};
+const SETS = values.sets
+  ? Object.fromEntries(values.sets.split(",").map((name) => [name, ALL_SETS[name]]))
+  : ALL_SETS;
+
+const WRK = (() => {
+  try {
+    return execFileSync("which", ["wrk"], { encoding: "utf8" }).trim();
+  } catch {
+    console.error("wrk is not installed (apt-get install wrk)");
+    process.exit(1);
+  }
+})();
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const peakMB = (pid) =>
+  Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+
+async function start(flags, dataDir) {
+  const port = await freePort();
+  const env = { ...process.env };
+  for (const name of ["DATABASE_URL", "SMTP_URL", "RESEND_API_KEY"]) delete env[name];
+  Object.assign(env, {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    OWNER_PASSWORD: "bench-owner-password",
+    SITE_URL: "https://www.example.com",
+    SEED_DEMO: "true",
+    PAGE_CACHE: "false",
+  });
+  const child = spawn(NODE, [...flags, "server.js"], { cwd: root, env, stdio: "ignore" });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited (flags: ${flags.join(" ")})`);
+    try {
+      if ((await fetch(`${base}/`)).status === 200) return { child, base };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the server did not answer within 60 s");
+}
+
+async function stop(child) {
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.once("exit", resolve));
+}
+
+async function measure(name, flags, dataDir) {
+  const { child, base } = await start(flags, dataDir);
+  try {
+    const html = await (await fetch(`${base}/blog`)).text();
+    const slug = /href="\/blog\/(?!tags"|new")([a-z0-9-]+)"/.exec(html)?.[1];
+    const pages = ["/", "/blog", `/blog/${slug}`];
+    const results = [];
+    for (const page of pages) {
+      const r = await runWrk(WRK, {
+        url: `${base}${page}`,
+        connections: 50,
+        duration: DURATION,
+        headers: { "accept-encoding": "gzip" },
+      });
+      if (r.errors || r.non2xx) throw new Error(`${name} ${page}: ${r.errors} errors, ${r.codes}`);
+      results.push({ page, ...r });
+    }
+    return { results, peak: peakMB(child.pid) };
+  } finally {
+    await stop(child);
+  }
+}
+
+const existing = mkdtempSync(path.join(os.tmpdir(), "bench-flags-existing-"));
+// Made once, then every set starts on it as a restarted server would.
+await stop((await start(NODE_FLAGS, existing)).child);
+
+const rows = [];
+for (const [name, flags] of Object.entries(SETS)) {
+  for (const kind of ["new", "existing"]) {
+    const dir = kind === "new" ? mkdtempSync(path.join(os.tmpdir(), "bench-flags-new-")) : existing;
+    try {
+      const { results, peak } = await measure(name, flags, dir);
+      rows.push({ name, flags, kind, results, peak });
+      console.error(
+        `${name} (${kind}): ${results.map((r) => r.reqPerSec.toFixed(0)).join(" / ")} req/s, peak ${peak.toFixed(0)} MB`,
+      );
+    } finally {
+      if (kind === "new" && existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+rmSync(existing, { recursive: true, force: true });
+
+const nodeVersion = execFileSync(NODE, ["--version"], { encoding: "utf8" }).trim();
+console.log(
+  `\nNode ${nodeVersion}, page cache off, wrk -t1 -c50, ${DURATION} s per page, gzip; req/s and p99 per page, peak memory (VmHWM) of the server over the whole run.\n`,
+);
+console.log(
+  "| flags | data directory | / req/s | /blog req/s | post req/s | p99 ms (/, /blog, post) | peak MB |",
+);
+console.log("|---|---|---:|---:|---:|---|---:|");
+for (const row of rows) {
+  const [home, blog, post] = row.results;
+  console.log(
+    `| ${row.name}${row.flags.length ? ` (\`${row.flags.join(" ")}\`)` : ""} | ${row.kind} | ${home.reqPerSec.toFixed(0)} | ${blog.reqPerSec.toFixed(0)} | ${post.reqPerSec.toFixed(0)} | ${row.results.map((r) => r.p99Ms.toFixed(0)).join(", ")} | ${row.peak.toFixed(0)} |`,
+  );
+}
