@@ -559,6 +559,16 @@ function publication(publish: PublishRequest, current: SQL) {
   }
 }
 
+/** Runs a write, turning the database's refusal of a taken slug into SlugTakenError. */
+async function refusingTakenSlugs<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isSlugConflict(error)) throw new SlugTakenError("slug taken", { cause: error });
+    throw error;
+  }
+}
+
 function isSlugConflict(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const { code, constraint } = e as { code?: string; constraint?: string };
@@ -589,8 +599,8 @@ export async function createPost(db: Database, post: PostWriteInput): Promise<Sa
   // "keep" has nothing to keep: a new post is published now.
   const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
   const { status, publishedAt } = publication(publish, sql`null::timestamptz`);
-  try {
-    return await db.transaction(async (tx) => {
+  return refusingTakenSlugs(() =>
+    db.transaction(async (tx) => {
       const [row] = await tx
         .insert(blogPosts)
         .values({
@@ -604,11 +614,8 @@ export async function createPost(db: Database, post: PostWriteInput): Promise<Sa
         .returning({ id: blogPosts.id, slug: blogPosts.slug, status: blogPosts.status });
       await writeTags(tx, row!.id, post.tags ?? []);
       return row!;
-    });
-  } catch (error) {
-    if (isSlugConflict(error)) throw new SlugTakenError("slug taken", { cause: error });
-    throw error;
-  }
+    }),
+  );
 }
 
 /**
@@ -621,8 +628,8 @@ export async function updatePost(
   post: PostWriteInput,
 ): Promise<SavedPost | null> {
   const { status, publishedAt } = publication(post.publish, sql`${blogPosts.publishedAt}`);
-  try {
-    return await db.transaction(async (tx) => {
+  return refusingTakenSlugs(() =>
+    db.transaction(async (tx) => {
       const [row] = await tx
         .update(blogPosts)
         .set({
@@ -639,11 +646,8 @@ export async function updatePost(
       if (!row) return null;
       if (post.tags !== null) await writeTags(tx, id, post.tags);
       return row;
-    });
-  } catch (error) {
-    if (isSlugConflict(error)) throw new SlugTakenError("slug taken", { cause: error });
-    throw error;
-  }
+    }),
+  );
 }
 
 export async function deletePost(db: Database, id: number): Promise<boolean> {

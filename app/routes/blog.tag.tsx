@@ -1,16 +1,12 @@
-import { useEffect, useRef } from "react";
-import { data, Link, redirect, useNavigationType } from "react-router";
+import { data, Link, redirect } from "react-router";
 
-import { Pagination } from "~/components/pagination";
-import { PostCard } from "~/components/post-card";
+import { PostList } from "~/components/post-list";
 import { appContext } from "~/context";
 import { feedAlternates, FEED_FORMATS, feedPath } from "~/lib/feeds";
 import { formatCount } from "~/lib/format";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
-import { usePendingText } from "~/lib/pending";
 import { isTag, tagPath } from "~/lib/publishing";
-import { scrollToTop } from "~/lib/scroll";
 import { pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
 import { listTagPage, type PostPage } from "~/models/posts.server";
@@ -63,16 +59,6 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
 
 export default function TagPosts({ loaderData }: Route.ComponentProps) {
   const { tag, posts, page, pageCount, total } = loaderData;
-  const navigationType = useNavigationType();
-  const pendingText = usePendingText("page");
-  const loading = pendingText !== null;
-
-  // Changing the page (a PUSH) scrolls smoothly to the top; Back restores where the reader was.
-  const shownPage = useRef(page);
-  useEffect(() => {
-    if (shownPage.current !== page && navigationType === "PUSH") scrollToTop();
-    shownPage.current = page;
-  }, [page, navigationType]);
 
   return (
     <div className="py-12">
@@ -105,22 +91,13 @@ export default function TagPosts({ loaderData }: Route.ComponentProps) {
           </span>
         </p>
       ) : null}
-      <div className="mt-8" aria-live="polite" aria-busy={loading}>
-        {loading ? (
-          <p className="text-slate-600 dark:text-slate-400">{pendingText}</p>
-        ) : posts.length === 0 ? (
-          <p className="text-slate-600 dark:text-slate-400">No posts have this tag.</p>
-        ) : (
-          <ul className="space-y-4" data-testid="post-list">
-            {posts.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-      {loading ? null : <Pagination page={page} pageCount={pageCount} path={tagPath(tag)} />}
+      <PostList
+        posts={posts}
+        page={page}
+        pageCount={pageCount}
+        path={tagPath(tag)}
+        emptyText="No posts have this tag."
+      />
     </div>
   );
 }

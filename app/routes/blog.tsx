@@ -1,16 +1,12 @@
 import { Plus } from "lucide-react";
-import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useNavigationType } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 
 import { useIsOwner } from "~/components/header";
-import { Pagination } from "~/components/pagination";
-import { PostCard } from "~/components/post-card";
+import { PostList } from "~/components/post-list";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
-import { usePendingText } from "~/lib/pending";
-import { scrollToTop } from "~/lib/scroll";
 import { pageMeta } from "~/lib/seo";
 import { siteOf } from "~/lib/use-site";
 import { listPostsPage, type PostPage } from "~/models/posts.server";
@@ -57,17 +53,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const { posts, page, pageCount, search } = loaderData;
-  const navigationType = useNavigationType();
   const owner = useIsOwner();
-  const pendingText = usePendingText("page");
-  const loading = pendingText !== null;
-
-  // Changing the page (a PUSH) scrolls smoothly to the top; Back restores where the reader was.
-  const shownPage = useRef(page);
-  useEffect(() => {
-    if (shownPage.current !== page && navigationType === "PUSH") scrollToTop();
-    shownPage.current = page;
-  }, [page, navigationType]);
 
   return (
     <div className="py-12">
@@ -128,24 +114,13 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
         </Form>
       </div>
 
-      <div className="mt-8" aria-live="polite" aria-busy={loading}>
-        {loading ? (
-          <p className="text-slate-600 dark:text-slate-400">{pendingText}</p>
-        ) : posts.length === 0 ? (
-          <p className="text-slate-600 dark:text-slate-400">
-            No posts found matching your criteria
-          </p>
-        ) : (
-          <ul className="space-y-4" data-testid="post-list">
-            {posts.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-      {loading ? null : <Pagination page={page} pageCount={pageCount} search={search} />}
+      <PostList
+        posts={posts}
+        page={page}
+        pageCount={pageCount}
+        search={search}
+        emptyText="No posts found matching your criteria"
+      />
     </div>
   );
 }

@@ -5,20 +5,9 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
-import { signInPage, signInRequest, storedPosts } from "./owner";
+import { nextAlert, signInPage, signInRequest, storedPosts } from "./owner";
 
 test.describe.configure({ mode: "serial" });
-
-/** Accepts the next alert and returns its text. */
-function nextAlert(page: Page): Promise<string> {
-  return new Promise((resolve) => {
-    page.once("dialog", async (dialog) => {
-      const text = dialog.message();
-      await dialog.accept();
-      resolve(text);
-    });
-  });
-}
 
 const editorArea = (page: Page) => page.getByRole("textbox", { name: "Content *" });
 

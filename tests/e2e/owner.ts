@@ -24,3 +24,14 @@ export type StoredPost = { id: number; title: string; content: string; contentEn
 export async function storedPosts(request: APIRequestContext): Promise<StoredPost[]> {
   return ((await (await request.get("/__test/posts")).json()) as { posts: StoredPost[] }).posts;
 }
+
+/** Accepts the next alert and returns its text. */
+export function nextAlert(page: Page): Promise<string> {
+  return new Promise((resolve) => {
+    page.once("dialog", async (dialog) => {
+      const text = dialog.message();
+      await dialog.accept();
+      resolve(text);
+    });
+  });
+}

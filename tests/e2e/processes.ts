@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
+import pg from "pg";
+
 /**
  * Starts its own production server (not the shared one) so it can be stopped and broken; from
  * the build with the test-only routes unless `env` sets TEST_ROUTES to "" (the real one).
@@ -48,4 +50,32 @@ export async function waitForOutput(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * A new, empty database on the TEST_DATABASE_URL server, for servers a test starts itself (their
+ * start-up migrates it); `drop` removes it.
+ */
+export async function freshDatabase(
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `${prefix}_${Date.now().toString(36)}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(`drop database if exists "${name}" with (force)`),
+  };
 }

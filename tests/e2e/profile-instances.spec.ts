@@ -1,8 +1,7 @@
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 
 import { E2E_OWNER_PASSWORD } from "../../playwright.config";
-import { startServer, waitForHealth } from "./processes";
+import { freshDatabase, startServer, waitForHealth } from "./processes";
 
 /**
  * The profile lives in the database: two servers on one PostgreSQL show one owner's edit at
@@ -14,30 +13,17 @@ test.describe("the profile across server processes (PostgreSQL)", () => {
   test.skip(!TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: these tests need PostgreSQL");
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-  let name = "";
-  let databaseUrl = "";
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
   test.beforeAll(async () => {
-    name = `profile_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await freshDatabase("profile");
   });
-  test.afterAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  });
+  test.afterAll(() => database.drop());
 
   const serve = async (port: number) => {
     const base = `http://127.0.0.1:${port}`;
     const server = startServer({
       PORT: String(port),
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       SITE_URL: base,
       SEED_DEMO: "false",
       OWNER_PASSWORD: E2E_OWNER_PASSWORD,

@@ -1,9 +1,8 @@
 import { expect, request as playwrightRequest, test } from "@playwright/test";
-import pg from "pg";
 
 import { E2E_OWNER_PASSWORD } from "../../playwright.config";
 import { signInRequest } from "./owner";
-import { startServer, waitForHealth } from "./processes";
+import { freshDatabase, startServer, waitForHealth } from "./processes";
 
 /**
  * A scheduled post goes public by itself on every instance: two servers on one PostgreSQL, a
@@ -16,30 +15,17 @@ test.describe("scheduled publishing across server processes (PostgreSQL)", () =>
   test.skip(!TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: these tests need PostgreSQL");
   test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-  let name = "";
-  let databaseUrl = "";
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
   test.beforeAll(async () => {
-    name = `publishing_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await freshDatabase("publishing");
   });
-  test.afterAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  });
+  test.afterAll(() => database.drop());
 
   const serve = async (port: number) => {
     const base = `http://127.0.0.1:${port}`;
     const server = startServer({
       PORT: String(port),
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       SITE_URL: base,
       SEED_DEMO: "false",
       OWNER_PASSWORD: E2E_OWNER_PASSWORD,

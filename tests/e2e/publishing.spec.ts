@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
-import { signInPage, signInRequest, storedPosts } from "./owner";
+import { nextAlert, signInPage, signInRequest, storedPosts } from "./owner";
 
 /**
  * Publishing as the owner does it in the editor and as visitors see it: drafts, publishing and
@@ -10,16 +10,6 @@ import { signInPage, signInRequest, storedPosts } from "./owner";
  * in the owner's time zone, and full-text search.
  */
 test.describe.configure({ mode: "serial" });
-
-function nextAlert(page: Page): Promise<string> {
-  return new Promise((resolve) => {
-    page.once("dialog", async (dialog) => {
-      const text = dialog.message();
-      await dialog.accept();
-      resolve(text);
-    });
-  });
-}
 
 const editorArea = (page: Page) => page.getByRole("textbox", { name: "Content *" });
 const FEEDS = ["/rss.xml", "/atom.xml", "/feed.json", "/sitemap.xml"];
