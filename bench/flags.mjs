@@ -3,7 +3,7 @@
 // data directory (created, migrated and seeded by that start) and on an existing one, loads
 // /, /blog and a post in turn with wrk (one thread, 50 connections), and prints requests/s,
 // p99 and the server's peak memory (VmHWM). A benchmark, not a test: it prints a table and
-// asserts nothing. docs/decisions/020-v8-flags.md reads it.
+// asserts nothing. What it measured so far: docs/measurements/v8-flags-and-rendering.md.
 //   --duration S   seconds of load per page (default 10)   --sets a,b   only these flag sets
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
