@@ -2,12 +2,13 @@
  * Publishing rules the editor and the server share (no zod, so the browser can load them):
  * tags, slugs and when a post goes public. docs/decisions/017-publishing.md.
  */
+import type { PostStatus } from "../../database/schema";
 import { RESERVED_SLUGS, SLUG_FORMAT, SLUG_MAX_LENGTH, slugify } from "./slug";
 
 export const TAG_LIMITS = { perPost: 5, length: 30 } as const;
 
 /** A post's state as the owner sees it; only `published` posts are shown to visitors. */
-export type PublishState = "draft" | "scheduled" | "published";
+export type PublishState = PostStatus;
 
 /**
  * What a save asks for: a draft (unpublished), published now (an already public post keeps its
@@ -20,10 +21,8 @@ export const PUBLISH_TEXT = {
   draft: "Draft",
   scheduled: "Scheduled",
   published: "Published",
-  saveDraft: "Save draft",
   publish: "Publish",
   unpublish: "Unpublish",
-  schedule: "Schedule",
   publishAt: "Publish at",
   tags: "Tags",
   slug: "URL",

@@ -205,16 +205,16 @@ async function fullTextPage(db: Database, page: number, query: SQL): Promise<Pos
         order by rank desc, p.published_at desc, p.id desc
         limit ${PAGE_SIZE} offset ${(page - 1) * PAGE_SIZE}
       )
-      select p.id, p.slug, p.title, p.description, p.published_at::text as published_at,
-             array(select t.tag from post_tags t where t.post_id = p.id order by t.position) as tags,
+      select blog_posts.id, slug, title, description, blog_posts.published_at::text as published_at,
+             ${tagsOfPost} as tags,
              hits.total,
-             ts_headline('blog_search', translate(p.title, ${SNIPPET_FROM}, ${SNIPPET_TO}), q.query,
+             ts_headline('blog_search', translate(title, ${SNIPPET_FROM}, ${SNIPPET_TO}), q.query,
                          ${`${HEADLINE_OPTIONS}, HighlightAll=true`}) as title_marked,
-             ts_headline('blog_search', translate(coalesce(p.description, ''), ${SNIPPET_FROM}, ${SNIPPET_TO}),
+             ts_headline('blog_search', translate(coalesce(description, ''), ${SNIPPET_FROM}, ${SNIPPET_TO}),
                          q.query, ${HEADLINE_OPTIONS}) as description_marked,
-             ts_headline('blog_search', translate(blog_post_text(p.content), ${SNIPPET_FROM}, ${SNIPPET_TO}),
+             ts_headline('blog_search', translate(blog_post_text(content), ${SNIPPET_FROM}, ${SNIPPET_TO}),
                          q.query, ${HEADLINE_OPTIONS}) as body_marked
-      from hits join blog_posts p using (id), q
+      from hits join blog_posts using (id), q
       order by hits.rank desc, hits.published_at desc, hits.id desc`),
   );
   let total = rows[0] === undefined ? undefined : Number(rows[0].total);
@@ -434,16 +434,6 @@ export async function listRecentPosts(db: Database, limit: number, tag?: string)
     .where(where)
     .orderBy(...newestFirst)
     .limit(limit);
-}
-
-/** Whether a tag has any published post (its pages and feeds are 404 otherwise). */
-export async function tagExists(db: Database, tag: string): Promise<boolean> {
-  const [row] = await db
-    .select({ postId: postTags.postId })
-    .from(postTags)
-    .where(and(eq(postTags.tag, tag), sql`${postTags.listedAt} is not null`))
-    .limit(1);
-  return row !== undefined;
 }
 
 /**

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 
 import pg from "pg";
 
+import { E2E_OWNER_PASSWORD } from "../../playwright.config";
+
 /**
  * Starts its own production server (not the shared one) so it can be stopped and broken; from
  * the build with the test-only routes unless `env` sets TEST_ROUTES to "" (the real one).
@@ -78,4 +80,22 @@ export async function freshDatabase(
     url: url.toString(),
     drop: () => admin(`drop database if exists "${name}" with (force)`),
   };
+}
+
+/**
+ * A production server of its own on `port`, on a database a test made (freshDatabase), with the
+ * end-to-end owner password; resolves once it answers /healthz.
+ */
+export async function serveOn(port: number, databaseUrl: string, env: Record<string, string> = {}) {
+  const base = `http://127.0.0.1:${port}`;
+  const server = startServer({
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    SITE_URL: base,
+    SEED_DEMO: "false",
+    OWNER_PASSWORD: E2E_OWNER_PASSWORD,
+    ...env,
+  });
+  await waitForHealth(base, server.child);
+  return { base, server };
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { E2E_OWNER_PASSWORD } from "../../playwright.config";
-import { freshDatabase, startServer, waitForHealth } from "./processes";
+import { freshDatabase, serveOn } from "./processes";
 
 /**
  * The profile lives in the database: two servers on one PostgreSQL show one owner's edit at
@@ -19,18 +19,7 @@ test.describe("the profile across server processes (PostgreSQL)", () => {
   });
   test.afterAll(() => database.drop());
 
-  const serve = async (port: number) => {
-    const base = `http://127.0.0.1:${port}`;
-    const server = startServer({
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      SITE_URL: base,
-      SEED_DEMO: "false",
-      OWNER_PASSWORD: E2E_OWNER_PASSWORD,
-    });
-    await waitForHealth(base, server.child);
-    return { base, server };
-  };
+  const serve = (port: number) => serveOn(port, database.url);
 
   test("an edit on one instance shows on the other, and after a restart", async ({ browser }) => {
     const one = await serve(3231);

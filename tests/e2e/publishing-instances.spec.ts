@@ -1,8 +1,7 @@
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 
-import { E2E_OWNER_PASSWORD } from "../../playwright.config";
 import { signInRequest } from "./owner";
-import { freshDatabase, startServer, waitForHealth } from "./processes";
+import { freshDatabase, serveOn } from "./processes";
 
 /**
  * A scheduled post goes public by itself on every instance: two servers on one PostgreSQL, a
@@ -21,19 +20,8 @@ test.describe("scheduled publishing across server processes (PostgreSQL)", () =>
   });
   test.afterAll(() => database.drop());
 
-  const serve = async (port: number) => {
-    const base = `http://127.0.0.1:${port}`;
-    const server = startServer({
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      SITE_URL: base,
-      SEED_DEMO: "false",
-      OWNER_PASSWORD: E2E_OWNER_PASSWORD,
-      PAGE_CACHE_HEADER: "true",
-    });
-    await waitForHealth(base, server.child);
-    return { base, server };
-  };
+  // The test reads X-Page-Cache, which production leaves out.
+  const serve = (port: number) => serveOn(port, database.url, { PAGE_CACHE_HEADER: "true" });
 
   test("a post scheduled 5 s ahead appears on both instances, cached pages included, with no request from the owner", async () => {
     const one = await serve(3233);
