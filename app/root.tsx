@@ -5,7 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
   useMatches,
@@ -19,6 +18,7 @@ import { isOwner } from "./lib/session.server";
 import { BackToTop } from "./components/back-to-top";
 import { Footer } from "./components/footer";
 import { Header } from "./components/header";
+import { HydrationScripts } from "./components/hydration-scripts";
 import { feedAlternates } from "./lib/feeds";
 import { NonceContext } from "./lib/nonce";
 import { SiteScriptContext } from "./lib/site-script-context";
@@ -79,7 +79,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {hydrates ? (
           <>
             <ScrollRestoration />
-            <Scripts />
+            <HydrationScripts />
           </>
         ) : (
           <script nonce={nonce} dangerouslySetInnerHTML={{ __html: siteScript }} />

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 
-import { expect, expectScrollY, test } from "./fixtures";
+import { expect, expectScrollY, hydrated, test } from "./fixtures";
 import { signInRequest } from "./owner";
 
 /**
@@ -8,7 +8,7 @@ import { signInRequest } from "./owner";
  * only the inline theme script and the small site script, which gives the server's markup its
  * behaviour: the theme switch, the phone menu, back to top, copy buttons, heading links and the
  * English switch, keyboard included. A page that hydrates (home) still navigates into the blog
- * as a single-page app.
+ * as a single-page app, and fetches its framework only once its first frame is painted.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -223,3 +223,38 @@ test("a page that hydrates still navigates into the blog without a document load
   await expect(page.getByRole("button", { name: "Copy code" })).toBeVisible();
   expect(documents).toEqual([]);
 });
+
+for (const path of ["/", "/login"]) {
+  test(`${path} paints first, then fetches its scripts and hydrates`, async ({ page }) => {
+    const response = await page.goto(path);
+    const html = await response!.text();
+    // Nothing in the document makes the browser fetch a script before it paints.
+    expect(html).not.toMatch(/rel="modulepreload"/);
+    expect(html).not.toMatch(/<script[^>]*\bsrc=/);
+    expect(html).not.toMatch(/^import /m);
+    await hydrated(page);
+    const timing = await page.evaluate(() => ({
+      paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+      scripts: performance
+        .getEntriesByType("resource")
+        .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
+        .map((entry) => entry.startTime),
+      preloads: [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
+        (link) => ({ href: new URL(link.href).pathname, nonce: link.nonce !== "" }),
+      ),
+      modules: Object.keys(
+        (window as { __reactRouterRouteModules?: object }).__reactRouterRouteModules ?? {},
+      ),
+    }));
+    expect(timing.paint).toBeGreaterThan(0);
+    expect(timing.scripts.length).toBeGreaterThan(5);
+    for (const start of timing.scripts) expect(start).toBeGreaterThan(timing.paint);
+    // The same chunks `<Scripts>` would preload, added at once with the page's nonce.
+    expect(timing.preloads.length).toBe(timing.scripts.length);
+    for (const preload of timing.preloads) {
+      expect(preload.href).toMatch(/^\/assets\/.+\.js$/);
+      expect(preload.nonce).toBe(true);
+    }
+    expect(timing.modules).toEqual(["root", path === "/" ? "routes/home" : "routes/login"]);
+  });
+}

@@ -6,6 +6,26 @@ import { test as base, expect, type Page } from "@playwright/test";
  * (One RegExp, not a list: Playwright reads a two-item array as its `[value, options]` form.)
  */
 export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleGuard: void }>({
+  /**
+   * `page.goto` and `page.reload` return once a page that hydrates has hydrated. Such a page
+   * fetches its framework only after its first paint (app/components/hydration-scripts.tsx), so
+   * a test that clicked at once would meet the server's markup, as a visitor's very first tap
+   * can; what that markup does without JavaScript is tested on its own ("without JavaScript").
+   * A navigation with `waitUntil: "commit"` returns at once, as asked.
+   */
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    const settled = async <T>(response: T, waitUntil?: string) => {
+      if (waitUntil !== "commit" && (await page.evaluate(() => "__reactRouterContext" in window))) {
+        await hydrated(page);
+      }
+      return response;
+    };
+    page.goto = async (url, options) => settled(await goto(url, options), options?.waitUntil);
+    page.reload = async (options) => settled(await reload(options), options?.waitUntil);
+    await use(page);
+  },
   allowConsoleErrors: [null, { option: true }],
   consoleGuard: [
     async ({ page, allowConsoleErrors }, use) => {
@@ -53,9 +73,12 @@ export async function settledScrollY(page: Page): Promise<number> {
   );
 }
 
-/** Waits until React has hydrated the page (the theme toggle reports its state). */
+/**
+ * Waits until React has hydrated the page: the theme toggle reports its state (found by its data
+ * attribute, which a phone's closed menu does not hide from a locator).
+ */
 export async function hydrated(page: Page) {
-  await expect(page.getByRole("button", { name: "Dark theme" })).toHaveAttribute(
+  await expect(page.locator("[data-theme-toggle]").first()).toHaveAttribute(
     "aria-pressed",
     /true|false/,
   );
