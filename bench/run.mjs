@@ -13,6 +13,10 @@
 //                    runs inside this Node process and takes most of a core; wrk, in C, takes
 //                    far less of the two the server and the reference share.
 //   --json FILE      also write the results as JSON
+//   --data-dir existing|new   existing (default): each measured server starts on the directory
+//                    the first start created, as a restarted site does; new: each starts on an
+//                    empty one that it creates, migrates and seeds itself, so its peak memory
+//                    includes PGlite creating a database (demo posts only: --posts 0)
 //
 // Steps: a scratch data directory is created and seeded by starting the server once (SEED_DEMO),
 // the extra posts are inserted in-process (bench/run-content.mjs), then for each cache setting the
@@ -50,6 +54,7 @@ const { values: args } = parseArgs({
     encoding: { type: "string", default: "gzip" },
     client: { type: "string", default: "auto" },
     json: { type: "string" },
+    "data-dir": { type: "string", default: "existing" },
   },
 });
 
@@ -68,6 +73,9 @@ const WARMUP = wholeNumber("warmup", 0);
 const CONNECTIONS = wholeNumber("connections", 1);
 const MODES = { both: ["off", "on"], on: ["on"], off: ["off"] }[args.cache];
 if (!MODES) usage("--cache expects on, off or both");
+const NEW_DATA_DIR = args["data-dir"] === "new";
+if (!["existing", "new"].includes(args["data-dir"])) usage("--data-dir expects existing or new");
+if (NEW_DATA_DIR && POSTS > 0) usage("--data-dir new measures the demo's posts only (--posts 0)");
 if (!["auto", "nginx", "node"].includes(args.reference))
   usage("--reference expects auto, nginx or node");
 if (!["gzip", "identity"].includes(args.encoding)) usage("--encoding expects gzip or identity");
@@ -502,6 +510,7 @@ async function main() {
   // 1. The data directory: created and seeded by a first start, then the extra posts.
   let started = performance.now();
   const seeding = await startApp({ dataDir, pageCache: false });
+  const seedPeakMB = memoryOf(seeding.child.process.pid).peakMB;
   await seeding.child.stop();
   const seedSeconds = (performance.now() - started) / 1000;
   console.error(
@@ -527,7 +536,10 @@ async function main() {
   const runs = [];
   const warnings = [];
   for (const mode of MODES) {
-    const app = await startApp({ dataDir, pageCache: mode === "on" });
+    // With --data-dir new, an empty directory of its own: the server creates and seeds it.
+    const runDir = NEW_DATA_DIR ? path.join(scratch, `data-${mode}`) : dataDir;
+    if (NEW_DATA_DIR) mkdirSync(runDir);
+    const app = await startApp({ dataDir: runDir, pageCache: mode === "on" });
     console.error(`PAGE_CACHE=${mode}: first 200 on GET / after ${Math.round(app.first200Ms)} ms.`);
     if (!pages) {
       pages = await discoverPages(app.port, postCount);
@@ -588,7 +600,17 @@ async function main() {
   }
   await reference.child.stop();
 
-  report({ runs, pages, reference, postCount, nodeVersion, warnings, seedSeconds, postsSeconds });
+  report({
+    runs,
+    pages,
+    reference,
+    postCount,
+    nodeVersion,
+    warnings,
+    seedSeconds,
+    seedPeakMB,
+    postsSeconds,
+  });
 }
 
 /**
@@ -692,7 +714,16 @@ function evaluateTargets(runs) {
   return targets;
 }
 
-function report({ runs, reference, postCount, nodeVersion, warnings, seedSeconds, postsSeconds }) {
+function report({
+  runs,
+  reference,
+  postCount,
+  nodeVersion,
+  warnings,
+  seedSeconds,
+  seedPeakMB,
+  postsSeconds,
+}) {
   const targets = evaluateTargets(runs);
   const out = [];
   out.push(
@@ -720,7 +751,7 @@ function report({ runs, reference, postCount, nodeVersion, warnings, seedSeconds
   out.push("");
   for (const run of runs) {
     out.push(
-      `- cache ${run.cache}: first 200 on GET / ${fmt(run.first200Ms)} ms (existing data directory); ` +
+      `- cache ${run.cache}: first 200 on GET / ${fmt(run.first200Ms)} ms (${NEW_DATA_DIR ? "new" : "existing"} data directory); ` +
         `peak memory (VmHWM) ${fmt(run.peakMB, 1)} MB (${fmt(run.startPeakMB, 1)} MB of it ` +
         `reached by the first 200), VmRSS at the end ${fmt(run.rssMB, 1)} MB`,
     );
@@ -740,7 +771,8 @@ function report({ runs, reference, postCount, nodeVersion, warnings, seedSeconds
   }
   out.push(
     `- posts: ${postCount} (${POSTS} generated in ${fmt(postsSeconds, 1)} s; ` +
-      `new data directory created and seeded in ${fmt(seedSeconds, 1)} s)`,
+      `new data directory created and seeded in ${fmt(seedSeconds, 1)} s by a first start ` +
+      `whose peak memory was ${fmt(seedPeakMB, 1)} MB)`,
     `- reference: ${reference.label}`,
     `- node ${nodeVersion}; ${os.cpus().length} CPUs; load average ${os
       .loadavg()
