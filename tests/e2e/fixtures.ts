@@ -13,7 +13,8 @@ export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleGuar
    * can; what that markup does without JavaScript is tested on its own ("without JavaScript").
    * A navigation with `waitUntil: "commit"` returns at once, as asked.
    */
-  page: async ({ page }, use) => {
+  // `provide`, not `use`: the React hooks lint rule reads any call of `use` as React's.
+  page: async ({ page }, provide) => {
     const goto = page.goto.bind(page);
     const reload = page.reload.bind(page);
     const settled = async <T>(response: T, waitUntil?: string) => {
@@ -24,7 +25,7 @@ export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleGuar
     };
     page.goto = async (url, options) => settled(await goto(url, options), options?.waitUntil);
     page.reload = async (options) => settled(await reload(options), options?.waitUntil);
-    await use(page);
+    await provide(page);
   },
   allowConsoleErrors: [null, { option: true }],
   consoleGuard: [
