@@ -1,7 +1,7 @@
 import type { UNSAFE_AssetsManifest as AssetsManifest } from "react-router";
 import { describe, expect, it } from "vitest";
 
-import { loaderSource } from "./hydration-scripts";
+import { loaderSource, PAINT_WAIT_LIMIT_MS } from "./hydration-scripts";
 
 const manifest = {
   version: "test",
@@ -25,7 +25,7 @@ type Step = string;
  * Runs the loader as the browser would, with its dynamic imports, the DOM calls and the paint
  * signal recorded in order: the generated text itself, not a copy of it.
  */
-async function run(routeIds: string[], paintTimingSupported = true) {
+async function run(routeIds: string[], paintTimingSupported = true, paints = true) {
   const steps: Step[] = [];
   const window: { __reactRouterRouteModules?: Record<string, object> } = {};
   let paint: (() => void) | undefined;
@@ -53,6 +53,8 @@ async function run(routeIds: string[], paintTimingSupported = true) {
         steps.push(`${link.rel} ${link.href} nonce=${link.nonce}`),
     },
   };
+  /** Timers with a delay wait for the test to fire them; a zero delay runs at once. */
+  const timers: { delay: number; callback: () => void }[] = [];
   const load = (href: string) => {
     steps.push(`import ${href}`);
     if (href === "/assets/entry.js") {
@@ -83,12 +85,17 @@ async function run(routeIds: string[], paintTimingSupported = true) {
         frame();
       };
     },
-    (callback: () => void) => queueMicrotask(callback),
+    (callback: () => void, delay: number) =>
+      delay === 0 ? queueMicrotask(callback) : timers.push({ delay, callback }),
     load,
   );
   await new Promise((resolve) => setTimeout(resolve, 5));
   steps.push("(before the paint)");
-  paint?.();
+  if (paints) paint?.();
+  else {
+    steps.push(`(no paint: timers of ${timers.map((timer) => timer.delay).join(", ")} ms fire)`);
+    for (const timer of timers) timer.callback();
+  }
   await done;
   await new Promise((resolve) => setTimeout(resolve, 5));
   return { steps, modules: window.__reactRouterRouteModules };
@@ -137,6 +144,16 @@ describe("the hydration loader", () => {
       "frame",
       "modulepreload /assets/manifest.js nonce=abc",
     ]);
+  });
+
+  it("hydrates after the wait limit when no paint is ever reported", async () => {
+    const { steps, modules } = await run(["root"], true, false);
+    expect(steps.slice(0, 3)).toEqual([
+      "(before the paint)",
+      `(no paint: timers of ${PAINT_WAIT_LIMIT_MS} ms fire)`,
+      "modulepreload /assets/manifest.js nonce=abc",
+    ]);
+    expect(modules?.root).toEqual({ "from /assets/root.js": true });
   });
 
   it("names a route missing from the client manifest", () => {

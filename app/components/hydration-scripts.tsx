@@ -83,6 +83,12 @@ function markScriptsRendered(framework: { renderMeta?: { didRenderScripts?: bool
   if (framework.renderMeta) framework.renderMeta.didRenderScripts = true;
 }
 
+/**
+ * The longest a page waits for its first paint before it fetches its framework anyway: a page
+ * that paints nothing contentful, or a browser that reports no paint, still hydrates.
+ */
+export const PAINT_WAIT_LIMIT_MS = 3000;
+
 /** The chunks of a route that `<Scripts>` imports, in its order. */
 function routeChunks(manifest: AssetsManifest, routeId: string): string[] {
   const route = manifest.routes[routeId];
@@ -115,7 +121,9 @@ export function loaderSource(manifest: AssetsManifest, routeIds: readonly string
   return [
     // The paint timing entry arrives once the first contentful frame is on screen; a browser
     // without it waits for the next frame instead (requestAnimationFrame runs just before it).
+    // Should neither come, the page still hydrates after PAINT_WAIT_LIMIT_MS.
     "await new Promise((painted) => {",
+    `  setTimeout(painted, ${PAINT_WAIT_LIMIT_MS});`,
     '  if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) {',
     "    requestAnimationFrame(() => setTimeout(painted, 0));",
     "    return;",
