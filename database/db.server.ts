@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { Client as PgClient } from "pg";
 
 import * as schema from "./schema";
+import { withPreparedStatements } from "./prepared-pglite";
 
 /** The database handle every data module takes: the same type for both drivers. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -97,7 +98,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 function wrapPglite(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  // Each statement the site asks is planned once and kept (./prepared-pglite.ts).
+  const db = drizzlePglite({
+    client: withPreparedStatements(client),
+    schema,
+  }) as unknown as Database;
   return {
     db,
     kind: "pglite",

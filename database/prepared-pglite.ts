@@ -1,0 +1,198 @@
+import {
+  parse,
+  protocol,
+  type ExecProtocolResult,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+} from "@electric-sql/pglite";
+
+/**
+ * PGlite's `query` sends each statement through six protocol round trips into PostgreSQL
+ * (parse, describe, bind, describe, execute, sync) and plans it afresh every time. The site asks
+ * the same few dozen statements over and over (drizzle writes the same text for the same query),
+ * so this keeps each one as a named prepared statement: the first call parses and describes it,
+ * later calls bind, execute and sync in one round trip, and PostgreSQL reuses the plan
+ * (docs/decisions/021-prepared-statements-on-pglite.md).
+ *
+ * Results are what PGlite's own `query` returns (its parsers, its serializers, the caller's
+ * overrides). A statement that cannot be kept (one with a file, or fixed parameter types) or
+ * that fails goes through PGlite's `query` as before, so errors read exactly as they did.
+ */
+
+/** At most this many statements are kept; the least recently used is closed to make room. */
+export const PREPARED_STATEMENT_LIMIT = 200;
+
+/**
+ * SQLSTATE 0A000 "cached plan must not change result type": the statement's tables changed
+ * shape since it was prepared. It is prepared again.
+ */
+const PLAN_CHANGED = "0A000";
+/** SQLSTATE 26000 "prepared statement does not exist" (closed behind our back, e.g. DISCARD ALL). */
+const STATEMENT_GONE = "26000";
+
+type Statement = {
+  name: string;
+  /** The parameter types PostgreSQL inferred, for PGlite's serializers. */
+  paramTypes: number[];
+  /** The statement's row description (absent for one that returns no rows). */
+  /** Its columns, as PGlite's results name them (empty for one that returns no rows). */
+  fields: { name: string; dataTypeID: number }[];
+};
+
+/** Commands whose row count PGlite reports as affectedRows. */
+const AFFECTING = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
+
+type BackendMessage = ExecProtocolResult["messages"][number];
+
+type Query = PGlite["query"];
+
+const concat = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+};
+
+const sqlState = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+
+/**
+ * The PGlite client drizzle is given: PGlite itself, but `query` keeps prepared statements.
+ * Transactions (`transaction`'s own `tx.query`) and everything else are PGlite's.
+ */
+export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMENT_LIMIT): PGlite {
+  const statements = new Map<string, Statement>();
+  let counter = 0;
+
+  const run = async (message: Uint8Array, options?: QueryOptions) =>
+    (await client.execProtocol(message, { syncToFs: false, onNotice: options?.onNotice })).messages;
+
+  async function prepare(text: string, options?: QueryOptions): Promise<Statement> {
+    if (statements.size >= limit) {
+      // Maps iterate in insertion order and each use re-inserts: the first is the least recent.
+      const [oldestText, oldest] = statements.entries().next().value!;
+      statements.delete(oldestText);
+      await run(
+        concat([
+          protocol.serialize.close({ type: "S", name: oldest.name }),
+          protocol.serialize.sync(),
+        ]),
+      );
+    }
+    const name = `site_${(counter += 1)}`;
+    const messages = await run(
+      concat([
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync(),
+      ]),
+      options,
+    );
+    const statement: Statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages),
+      fields:
+        messages
+          .find((m) => m instanceof protocol.messages.RowDescriptionMessage)
+          ?.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })) ?? [],
+    };
+    statements.set(text, statement);
+    return statement;
+  }
+
+  async function execute(text: string, params: unknown[], options?: QueryOptions) {
+    let statement = statements.get(text);
+    if (statement) {
+      // Most recently used last.
+      statements.delete(text);
+      statements.set(text, statement);
+    } else {
+      statement = await prepare(text, options);
+    }
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const type = statement.paramTypes[i];
+      const serialize =
+        type === undefined ? undefined : (options?.serializers?.[type] ?? client.serializers[type]);
+      return serialize ? serialize(value) : String(value);
+    });
+    const messages = await run(
+      concat([
+        protocol.serialize.bind({ statement: statement.name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]),
+      options,
+    );
+    await client.syncToFs();
+    return resultOf(statement, messages, options);
+  }
+
+  /**
+   * PGlite's parseResults, for one statement whose row description is known: each column's
+   * parser is looked up once (the caller's, else the client's), not once per value, and the
+   * client's parsers are not copied on every call.
+   */
+  function resultOf(statement: Statement, messages: BackendMessage[], options?: QueryOptions) {
+    const columns = statement.fields.map(({ dataTypeID }) => {
+      const parser = options?.parsers?.[dataTypeID] ?? client.parsers[dataTypeID];
+      return parser ? (text: string) => parser(text, dataTypeID) : (text: string) => text;
+    });
+    const rows: Results["rows"] = [];
+    const arrays = options?.rowMode === "array";
+    let command = "";
+    let rowCount = Number.NaN;
+    for (const message of messages) {
+      if (message instanceof protocol.messages.DataRowMessage) {
+        const values = message.fields.map((text, i) => (text === null ? null : columns[i]!(text)));
+        rows.push(
+          arrays ? values : Object.fromEntries(statement.fields.map((f, i) => [f.name, values[i]])),
+        );
+      } else if (message instanceof protocol.messages.CommandCompleteMessage) {
+        const words = message.text.split(" ");
+        command = words[0] ?? "";
+        rowCount = Number.parseInt(words.at(-1)!, 10);
+      }
+    }
+    const result: Results & { command: string; rowCount?: number } = {
+      rows,
+      fields: statement.fields,
+      affectedRows: AFFECTING.has(command) && !Number.isNaN(rowCount) ? rowCount : 0,
+      command,
+    };
+    if (!Number.isNaN(rowCount)) result.rowCount = rowCount;
+    return result;
+  }
+
+  const query = (async (text: string, params: unknown[] = [], options?: QueryOptions) => {
+    if (options?.blob || options?.paramTypes) return client.query(text, params, options);
+    await client._checkReady();
+    // As PGlite's query: after any transaction in progress, one statement at a time.
+    const result = await client._runExclusiveTransaction(() =>
+      client._runExclusiveQuery(async () => {
+        try {
+          return await execute(text, params, options);
+        } catch (error) {
+          const code = sqlState(error);
+          if (code === PLAN_CHANGED || code === STATEMENT_GONE) statements.delete(text);
+          return null;
+        }
+      }),
+    );
+    // Anything that failed is asked again the usual way: its error is PGlite's own.
+    if (result === null) return client.query(text, params, options);
+    return result;
+  }) as Query;
+
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === "query") return query;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
