@@ -44,6 +44,25 @@ const ALL_SETS = {
   // instead of V8's own factor, which is what kept the heap small under --optimize-for-size.
   "heap growth 10%": ["--liftoff-only", "--max-semi-space-size=4", "--heap-growing-percent=10"],
   "heap growth 30%": ["--liftoff-only", "--max-semi-space-size=4", "--heap-growing-percent=30"],
+  // The same with a 2 MB young generation, and with the collector's helper threads off (on two
+  // cores they compete with rendering and with the load generator).
+  "heap growth 10% semi 2": [
+    "--liftoff-only",
+    "--max-semi-space-size=2",
+    "--heap-growing-percent=10",
+  ],
+  "heap growth 10% one GC thread": [
+    "--liftoff-only",
+    "--max-semi-space-size=4",
+    "--heap-growing-percent=10",
+    "--single-threaded-gc",
+  ],
+  "heap growth 10% semi 2 one GC thread": [
+    "--liftoff-only",
+    "--max-semi-space-size=2",
+    "--heap-growing-percent=10",
+    "--single-threaded-gc",
+  ],
 };
 const SETS = values.sets
   ? Object.fromEntries(values.sets.split(",").map((name) => [name, ALL_SETS[name]]))
