@@ -216,6 +216,32 @@ test.describe("the editor", () => {
     });
   }
 
+  test("a pointer press on a toolbar button leaves the focus in the text, which takes keys at once", async ({
+    page,
+  }) => {
+    await editorArea(page).click();
+    await page.keyboard.type("plain ");
+    // Every element that takes the focus from here on is counted.
+    await page.evaluate(() => {
+      const taken: string[] = [];
+      (window as unknown as { focusTaken: string[] }).focusTaken = taken;
+      document.addEventListener("focusin", (event) => {
+        const target = event.target as HTMLElement;
+        taken.push(target.getAttribute("aria-label") ?? target.tagName);
+      });
+    });
+    await page.getByRole("button", { name: "Bold", exact: true }).click();
+    await page.keyboard.type("strong");
+    await page.getByRole("button", { name: "Heading 2", exact: true }).click();
+    await page.keyboard.type(" title");
+    await expect(editorArea(page).locator("h2 strong")).toHaveText("strong title");
+    await expect(editorArea(page).locator("h2")).toHaveText("plain strong title");
+    expect(
+      await page.evaluate(() => (window as unknown as { focusTaken: string[] }).focusTaken),
+    ).toEqual([]);
+    await expect(editorArea(page)).toBeFocused();
+  });
+
   test("the block formats' keyboard shortcuts over Ctrl+A toggle on and off too", async ({
     page,
   }) => {
