@@ -602,7 +602,6 @@ async function main() {
 
   report({
     runs,
-    pages,
     reference,
     postCount,
     nodeVersion,

@@ -35,7 +35,6 @@ type Statement = {
   name: string;
   /** The parameter types PostgreSQL inferred, for PGlite's serializers. */
   paramTypes: number[];
-  /** The statement's row description (absent for one that returns no rows). */
   /** Its columns, as PGlite's results name them (empty for one that returns no rows). */
   fields: { name: string; dataTypeID: number }[];
 };

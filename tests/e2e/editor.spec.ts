@@ -199,9 +199,7 @@ test.describe("the editor", () => {
       await expect(button).toHaveAttribute("aria-pressed", "false");
       await expect.poll(() => preview.innerHTML()).toBe("<p>hello world</p>");
       await expect(editorArea(page).locator(":scope > :not(p)")).toHaveCount(0);
-      // TipTap gives the focus back to the text one animation frame after a toolbar command:
-      // wait for it, or it lands after the title takes the focus and the title's text goes into
-      // the still-selected content (seen on a loaded machine).
+      // The text kept the focus through the toolbar's clicks; the title takes it from here.
       await expect(editorArea(page)).toBeFocused();
 
       // What the form sends: the same HTML, without the editor's trailing empty paragraph.
