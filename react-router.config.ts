@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+
 import type { Config } from "@react-router/dev/config";
 
 import { buildDirectory } from "./server/build-directory.mjs";
@@ -9,4 +11,13 @@ export default {
   routeDiscovery: { mode: "initial" },
   // The build with the test-only routes goes to a folder of its own (app/routes.ts).
   buildDirectory,
+  // The build also carries an initialised embedded database, so that a new DATA_DIR never
+  // runs initdb in the server (docs/decisions/022-pglite-template.md).
+  buildEnd: () => {
+    execFileSync(
+      process.execPath,
+      ["--liftoff-only", "scripts/pglite-template.mjs", buildDirectory],
+      { stdio: "inherit" },
+    );
+  },
 } satisfies Config;

@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { Client as PgClient } from "pg";
 
 import * as schema from "./schema";
+import { templateFor } from "./pglite-template.mjs";
 import { withPreparedStatements } from "./prepared-pglite";
 
 /** The database handle every data module takes: the same type for both drivers. */
@@ -67,6 +68,11 @@ export type OpenOptions = {
   /** A postgres:// URL; unset opens the embedded database in `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * A tarball of a freshly initialised cluster (./pglite-template.mjs): an empty `dataDir`
+   * starts as a copy of it instead of running initdb. Ignored when `dataDir` holds a cluster.
+   */
+  template?: string;
   /** Open an existing PGlite instance instead (tests clone a template into memory). */
   pglite?: PGlite;
 };
@@ -80,6 +86,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir, {
       extensions: PGLITE_EXTENSIONS,
+      loadDataDir: templateFor(dir, options.template),
       // PostgreSQL's default 128 MB of shared buffers lives inside the WebAssembly memory,
       // which never shrinks; this site's working set fits in far less, and the kernel caches
       // the data files anyway. Start-up peak fell to 166 MB (docs/measurements/memory.md).

@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { templatePath } from "../database/pglite-template.mjs";
+
 const MIN_LENGTH = 8;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -99,7 +101,11 @@ if (!env.databaseUrl) takeDataDirLock(dataDir);
 try {
   const password = generate ? randomBytes(18).toString("base64url") : await readPassword();
   if (password.length < MIN_LENGTH) fail(TEXT.short);
-  const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir });
+  const database = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir,
+    template: templatePath(path.join(root, "build")),
+  });
   try {
     await database.migrate(path.join(root, "database/migrations"));
     await setOwnerPassword(database.db, password);

@@ -4,6 +4,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { templatePath } from "../database/pglite-template.mjs";
+
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The production bundle's exports (`npm run build` makes it). */
@@ -14,7 +16,11 @@ export async function withSiteDatabase(work) {
   const env = site.parseEnv();
   const dataDir = path.resolve(root, env.dataDir);
   if (!env.databaseUrl) site.takeDataDirLock(dataDir);
-  const database = await site.openDatabase({ databaseUrl: env.databaseUrl, dataDir });
+  const database = await site.openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir,
+    template: templatePath(path.join(root, "build")),
+  });
   try {
     return await work(database);
   } finally {

@@ -9,6 +9,7 @@ import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
+import { templatePath } from "../database/pglite-template.mjs";
 import { startBackupSchedule } from "./backups";
 import { startPublisher } from "./publisher";
 import { seedDemoContent } from "../database/seed.server";
@@ -105,7 +106,12 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
   const dataDir = path.resolve(root, env.dataDir);
   // One process at a time may open an embedded database (PGlite has no locking of its own).
   if (!env.databaseUrl) takeDataDirLock(dataDir);
-  const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir });
+  const database = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir,
+    // A development server has no build, so no template: PGlite runs initdb then.
+    template: dev ? undefined : templatePath(path.join(root, buildDirectory ?? "build")),
+  });
   await database.migrate(path.join(root, "database/migrations"), async (db) => {
     // Every database has a profile: a new one (or one from before it was stored) starts as
     // the site configuration says.

@@ -1,4 +1,5 @@
 // Where `react-router build` writes and where the server reads its build: `build/`, or, for a
 // build made with TEST_ROUTES=1 (the test-only routes of app/routes.ts), a folder of the tests'
 // own, so that such a build never takes the place of the one `npm run serve` starts.
-export const buildDirectory = process.env.TEST_ROUTES === "1" ? ".test-output/build" : "build";
+export const TEST_BUILD_DIRECTORY = ".test-output/build";
+export const buildDirectory = process.env.TEST_ROUTES === "1" ? TEST_BUILD_DIRECTORY : "build";

@@ -10,10 +10,39 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 
 import { expect, test } from "@playwright/test";
 
+import { templatePath } from "../../database/pglite-template.mjs";
+import { TEST_BUILD_DIRECTORY } from "../../server/build-directory.mjs";
 import { startServer, waitForHealth, waitForOutput } from "./processes";
+
+/**
+ * The cluster's system identifier: the first 8 bytes of global/pg_control. initdb draws a new
+ * one every time, so two clusters share it only when one is a copy of the other.
+ */
+function systemIdentifier(pgControl: Buffer) {
+  return pgControl.subarray(0, 8).toString("hex");
+}
+
+/** global/pg_control inside a gzipped tarball of a cluster (512-byte ustar headers). */
+function pgControlInTarball(file: string) {
+  const tar = gunzipSync(readFileSync(file));
+  for (let at = 0; at + 512 <= tar.length;) {
+    const field = (from: number, to: number) =>
+      tar
+        .subarray(at + from, at + to)
+        .toString("latin1")
+        .replace(/\0.*$/s, "");
+    const name = field(345, 500) ? `${field(345, 500)}/${field(0, 100)}` : field(0, 100);
+    if (!name) break;
+    const size = parseInt(field(124, 136).trim() || "0", 8);
+    if (name.endsWith("global/pg_control")) return tar.subarray(at + 512, at + 512 + size);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`no global/pg_control in ${file}`);
+}
 
 test.describe("the production server process", () => {
   test.describe.configure({ mode: "serial", timeout: 90_000 });
@@ -334,7 +363,7 @@ test.describe("the production server process", () => {
     expect(server.output()).toContain("DATABASE_URL: expected a postgres:// or postgresql:// URL");
   });
 
-  test("with SEED_DEMO=false an empty database stays empty", async () => {
+  test("with SEED_DEMO=false an empty database stays empty; the new DATA_DIR starts as a copy of the build's initialised cluster, not from initdb", async () => {
     const port = 3223;
     const base = `http://127.0.0.1:${port}`;
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-empty-"));
@@ -344,6 +373,11 @@ test.describe("the production server process", () => {
       const html = await (await fetch(`${base}/`)).text();
       expect(html).toContain("Experience");
       expect(html).not.toContain("Liffey Systems");
+      // startServer runs the build with the test-only routes, which carries its own template.
+      const template = templatePath(path.resolve(TEST_BUILD_DIRECTORY));
+      expect(systemIdentifier(readFileSync(path.join(emptyDir, "global/pg_control")))).toBe(
+        systemIdentifier(pgControlInTarball(template)),
+      );
     } finally {
       server.child.kill("SIGTERM");
       await server.exited;

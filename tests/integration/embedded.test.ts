@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
 import { openDatabase } from "../../database/db.server";
+import { makeTemplate } from "../../database/pglite-template.mjs";
 import { MIGRATIONS, queryRows } from "./databases";
 
 describe("the embedded database on disk", () => {
@@ -24,5 +25,35 @@ describe("the embedded database on disk", () => {
     const rows = await queryRows<{ title: string }>(second.db, "select title from blog_posts");
     expect(rows.map((r) => r.title)).toEqual(["Kept"]);
     await second.close();
+  });
+
+  it("an empty DATA_DIR starts as a copy of the template (no initdb); one that holds a cluster ignores the template", async () => {
+    const template = path.join(parent, "template.tar.gz");
+    await makeTemplate(template);
+    // initdb draws a new system identifier (the first 8 bytes of global/pg_control) every time.
+    const systemId = (dir: string) =>
+      readFileSync(path.join(dir, "global/pg_control")).subarray(0, 8).toString("hex");
+
+    const [a, b, c] = [path.join(parent, "a"), path.join(parent, "b"), path.join(parent, "c")];
+    for (const dataDir of [a, b]) {
+      const handle = await openDatabase({ dataDir, template });
+      await handle.migrate(MIGRATIONS);
+      await handle.db.execute(`insert into blog_posts (title, content) values ('${dataDir}', 'x')`);
+      await handle.close();
+    }
+    const initdb = await openDatabase({
+      dataDir: c,
+      template: path.join(parent, "missing.tar.gz"),
+    });
+    await initdb.close();
+    expect(systemId(a)).toBe(systemId(b));
+    expect(systemId(c)).not.toBe(systemId(a));
+
+    const reopened = await openDatabase({ dataDir: a, template });
+    await reopened.migrate(MIGRATIONS);
+    const rows = await queryRows<{ title: string }>(reopened.db, "select title from blog_posts");
+    expect(rows.map((r) => r.title)).toEqual([a]);
+    await reopened.close();
+    expect(systemId(a)).toBe(systemId(b));
   });
 });

@@ -1,0 +1,17 @@
+// Writes the embedded database's template into a build folder: `node --liftoff-only
+// scripts/pglite-template.mjs <build folder>`. The build runs it (react-router.config.ts) in a
+// process of its own, on V8's baseline WebAssembly compiler like the server, since optimising
+// PGlite's module costs 600 MB of compiler memory for a one-off job.
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+import { makeTemplate, templatePath } from "../database/pglite-template.mjs";
+
+const buildDir = process.argv[2];
+if (!buildDir || !existsSync(buildDir)) {
+  console.error("usage: node scripts/pglite-template.mjs <an existing build folder>");
+  process.exit(2);
+}
+const file = templatePath(path.resolve(buildDir));
+await makeTemplate(file);
+console.log(`Embedded database template: ${path.relative(process.cwd(), file)}`);
