@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 import type { Config } from "@react-router/dev/config";
 
@@ -17,7 +18,7 @@ export default {
     execFileSync(
       process.execPath,
       ["--liftoff-only", "scripts/pglite-template.mjs", buildDirectory],
-      { stdio: "inherit" },
+      { stdio: "inherit", cwd: fileURLToPath(new URL(".", import.meta.url)) },
     );
   },
 } satisfies Config;
