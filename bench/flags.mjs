@@ -30,6 +30,9 @@ const ALL_SETS = {
   "no --optimize-for-size": NODE_FLAGS.filter((f) => f !== "--optimize-for-size"),
   "no --liftoff-only": NODE_FLAGS.filter((f) => f !== "--liftoff-only"),
   "semi-space only": NODE_FLAGS.filter((f) => f.startsWith("--max-semi-space-size")),
+  // WebAssembly on the baseline compiler and nothing else: V8's defaults for JavaScript and
+  // its heap, so against "none" it shows what optimising PGlite's module alone is worth.
+  "liftoff only": ["--liftoff-only"],
   // Optimised WebAssembly, compiled one function at a time (V8 otherwise runs up to 128
   // compilation tasks at once, each with its own working memory) …
   "one wasm compile task": ["--max-semi-space-size=4", "--wasm-num-compilation-tasks=1"],
