@@ -1,8 +1,7 @@
 // A freshly initialised embedded cluster, made once by the build, that the server copies into
-// an empty DATA_DIR instead of running initdb (docs/decisions/022-pglite-template.md).
-// PGlite's initdb starts a second PostgreSQL instance beside the one that will serve, and the
-// process kept both: opening a new directory peaked at 540 MB where loading this template
-// peaked at 226 MB, and took 1.0 s instead of 2.1 s. Migrations and the seed still run at start.
+// an empty DATA_DIR instead of running initdb: PGlite's initdb starts a second PostgreSQL
+// instance beside the one that will serve, and a first start's peak held both. What it saved:
+// docs/decisions/022-pglite-template.md. Migrations and the seed still run at start.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -1,7 +1,7 @@
 // Writes the embedded database's template into a build folder: `node --liftoff-only
 // scripts/pglite-template.mjs <build folder>`. The build runs it (react-router.config.ts) in a
 // process of its own, on V8's baseline WebAssembly compiler like the server, since optimising
-// PGlite's module costs 570 MB of compiler memory for a one-off job.
+// PGlite's module costs hundreds of megabytes of compiler memory (docs/decisions/010-memory.md).
 import { existsSync } from "node:fs";
 import path from "node:path";
 

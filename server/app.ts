@@ -91,7 +91,7 @@ export {
 export { PageCache, siteListener };
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
-export async function main({ root, buildDirectory, dev }: MainOptions) {
+export async function main({ root, buildDirectory = "build", dev }: MainOptions) {
   let env;
   try {
     env = parseEnv();
@@ -110,7 +110,7 @@ export async function main({ root, buildDirectory, dev }: MainOptions) {
     databaseUrl: env.databaseUrl,
     dataDir,
     // A development server has no build, so no template: PGlite runs initdb then.
-    template: dev ? undefined : templatePath(path.join(root, buildDirectory ?? "build")),
+    template: dev ? undefined : templatePath(path.join(root, buildDirectory)),
   });
   await database.migrate(path.join(root, "database/migrations"), async (db) => {
     // Every database has a profile: a new one (or one from before it was stored) starts as
