@@ -74,6 +74,7 @@ export function createSiteApp({
     afterOwnerWrite,
     ownerReady,
     loadBuild: loadBuild ?? bundledBuild,
+    liveBuild: loadBuild !== undefined,
     clientDir: loadBuild ? undefined : path.join(root, buildDirectory, "client"),
   });
 }

@@ -6,7 +6,12 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId, type RequestIdVariables } from "hono/request-id";
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import {
+  createRequestHandler,
+  RouterContextProvider,
+  type RequestHandler,
+  type ServerBuild,
+} from "react-router";
 
 import { appContext } from "../app/context";
 import type { Env } from "../app/lib/env.server";
@@ -30,6 +35,11 @@ export type HttpOptions = {
   database: DatabaseHandle;
   /** Loads React Router's server build (the virtual module, or Vite's dev copy). */
   loadBuild: () => Promise<ServerBuild>;
+  /**
+   * Development: `loadBuild` gives a new build after each edit, so React Router prepares its
+   * handler (route tree, matcher) from it on every request. Otherwise it does so once.
+   */
+  liveBuild?: boolean;
   /** Folder of the client build; omitted in development, where Vite serves assets. */
   clientDir?: string;
   wakeDelivery?: () => void;
@@ -79,6 +89,7 @@ export function createHttpApp({
   env,
   database,
   loadBuild,
+  liveBuild = false,
   clientDir,
   wakeDelivery,
   pageCache,
@@ -86,7 +97,19 @@ export function createHttpApp({
   ownerReady,
 }: HttpOptions) {
   const app = new Hono<{ Bindings: HttpBindings; Variables: Variables }>();
-  const handleRequest = createRequestHandler(loadBuild, env.nodeEnv);
+  // Given a function, React Router rebuilds its route tree and matcher on every request (a
+  // seventh of what a page allocated), as development needs. A bundled build never changes:
+  // it is loaded once and React Router is given the build itself.
+  let bundled: Promise<{ build: ServerBuild; handler: RequestHandler }> | undefined;
+  const bundledBuild = () =>
+    (bundled ??= loadBuild().then((build) => ({
+      build,
+      handler: createRequestHandler(build, env.nodeEnv),
+    })));
+  const currentBuild = liveBuild ? loadBuild : async () => (await bundledBuild()).build;
+  const handleRequest: RequestHandler = liveBuild
+    ? createRequestHandler(loadBuild, env.nodeEnv)
+    : async (request, context) => (await bundledBuild()).handler(request, context);
   const health = new DatabaseHealth((timeoutMs) => database.ping(timeoutMs));
 
   // Anything thrown outside React Router: logged with the request id, answered without details.
@@ -155,7 +178,7 @@ export function createHttpApp({
   }
 
   // Which route a path is, for everything below; non-canonical spellings answer 301 here.
-  app.use(routing(async () => (await loadBuild()).routes));
+  app.use(routing(async () => (await currentBuild()).routes));
 
   app.use(async (c, next) => {
     if (isCrossSite(c.req.raw, env.siteUrl)) {

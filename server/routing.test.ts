@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import routes from "../app/routes";
 import { routePolicies } from "../app/route-policy";
 import { appRouteManifest, appRouteRecords, resolveAppRoute } from "../tests/app-routes";
-import { createRouteResolver, routing } from "./routing";
+import { createRouteResolver, RESOLVED_PATHS_KEPT, routing } from "./routing";
 
 describe("route resolution", () => {
   it.each([
@@ -53,6 +53,30 @@ describe("route resolution", () => {
 
   it("has no canonical spelling for a path no route has", () => {
     expect(resolveAppRoute("/No/Such/").canonical).toBeNull();
+  });
+
+  it("answers a path again as it did, once remembered and once forgotten", () => {
+    const resolve = createRouteResolver(appRouteRecords());
+    const first = resolve("/BLOG/12/");
+    expect(resolve("/BLOG/12/")).toEqual(first);
+    for (let i = 0; i < RESOLVED_PATHS_KEPT; i++) resolve(`/blog/${i + 100}`);
+    expect(resolve("/BLOG/12/")).toEqual(first);
+    expect(first).toMatchObject({ id: "routes/blog.post", canonical: "/blog/12" });
+    expect(resolve("/no/such/page")).toMatchObject({ id: "routes/not-found", canonical: null });
+  });
+
+  it("gives every request the same answer, which no caller can change", () => {
+    const resolve = createRouteResolver(appRouteRecords());
+    const answer = resolve("/blog/12");
+    const [name = ""] = Object.keys(answer.params);
+    expect(name).not.toBe("");
+    expect(() => {
+      (answer.params as Record<string, string>)[name] = "13";
+    }).toThrow(TypeError);
+    expect(() => {
+      (answer as { id: string }).id = "routes/home";
+    }).toThrow(TypeError);
+    expect(resolve("/blog/12")).toMatchObject({ id: "routes/blog.post", params: { [name]: "12" } });
   });
 
   it("refuses a build with a route the policy table does not know", () => {

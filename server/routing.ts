@@ -33,6 +33,9 @@ export type ResolvedRoute = {
   canonical: string | null;
 };
 
+/** How many request paths keep their resolved route (a few hundred bytes each). */
+export const RESOLVED_PATHS_KEPT = 1000;
+
 /** React Router's suffix for the data requests of client navigations; `/_root.data` is `/`. */
 const DATA_SUFFIX = ".data";
 const ROOT_DATA_PATH = "/_root";
@@ -52,8 +55,25 @@ export function createRouteResolver(records: Iterable<RouteRecord>) {
     throw new Error(`Routes without a policy in app/route-policy.ts: ${missing.join(", ")}`);
   }
   const tree = treeOf(list);
+  // React Router's matchRoutes flattens, ranks and compiles the whole route tree on every call
+  // (a tenth of what a page allocated), so the paths asked most recently keep their answer.
+  const recent = new Map<string, ResolvedRoute>();
 
   return function resolve(pathname: string): ResolvedRoute {
+    const known = recent.get(pathname);
+    if (known) {
+      // Maps iterate in insertion order and each use re-inserts: the first is the least recent.
+      recent.delete(pathname);
+      recent.set(pathname, known);
+      return known;
+    }
+    const resolved = resolveAfresh(pathname);
+    if (recent.size >= RESOLVED_PATHS_KEPT) recent.delete(recent.keys().next().value!);
+    recent.set(pathname, resolved);
+    return resolved;
+  };
+
+  function resolveAfresh(pathname: string): ResolvedRoute {
     const data = pathname.endsWith(DATA_SUFFIX);
     let path = data ? pathname.slice(0, -DATA_SUFFIX.length) : pathname;
     if (data && path === ROOT_DATA_PATH) path = "/";
@@ -68,8 +88,8 @@ export function createRouteResolver(records: Iterable<RouteRecord>) {
       // A path starting "//" would be another host's URL in a Location header.
       if (spelled !== pathname && !spelled.startsWith("//")) canonical = spelled;
     }
-    return { id, params, policy, data, canonical };
-  };
+    return Object.freeze({ id, params: Object.freeze(params), policy, data, canonical });
+  }
 }
 
 export type RouteResolver = ReturnType<typeof createRouteResolver>;

@@ -83,4 +83,23 @@ describe("the HTTP app", () => {
     passwordSet();
     expect((await post).status).toBe(415);
   });
+
+  it("loads a bundled build once, and development's live build on every request", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const routes = appRouteManifest();
+    let loads = 0;
+    const loadBuild = async () => {
+      loads += 1;
+      return { routes } as unknown as ServerBuild;
+    };
+    const paths = ["/", "/blog", "/no/such/page"];
+    const bundled = createHttpApp({ env: parseEnv({}), database, loadBuild });
+    for (const path of paths) await bundled.request(path);
+    expect(loads).toBe(1);
+
+    loads = 0;
+    const live = createHttpApp({ env: parseEnv({}), database, loadBuild, liveBuild: true });
+    for (const path of paths) await live.request(path);
+    expect(loads).toBeGreaterThanOrEqual(paths.length);
+  });
 });
