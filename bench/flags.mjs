@@ -54,6 +54,18 @@ const ALL_SETS = {
     "--max-semi-space-size=2",
     "--heap-growing-percent=10",
   ],
+  // A 16 MB young generation (V8's own size here) and an old generation allowed to grow by
+  // half (or all) of what survives a full collection: between the 10% sets and V8's defaults.
+  "heap growth 50% semi 16": [
+    "--liftoff-only",
+    "--max-semi-space-size=16",
+    "--heap-growing-percent=50",
+  ],
+  "heap growth 100% semi 16": [
+    "--liftoff-only",
+    "--max-semi-space-size=16",
+    "--heap-growing-percent=100",
+  ],
   "heap growth 10% one GC thread": [
     "--liftoff-only",
     "--max-semi-space-size=4",
