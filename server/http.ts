@@ -97,9 +97,9 @@ export function createHttpApp({
   ownerReady,
 }: HttpOptions) {
   const app = new Hono<{ Bindings: HttpBindings; Variables: Variables }>();
-  // Given a function, React Router rebuilds its route tree and matcher on every request (a
-  // seventh of what a page allocated), as development needs. A bundled build never changes:
-  // it is loaded once and React Router is given the build itself.
+  // Given a function, React Router rebuilds its route tree and matcher on every request, as
+  // development needs. A bundled build never changes: it is loaded once and React Router is
+  // given the build itself (fifth round of docs/measurements/v8-flags-and-rendering.md).
   let bundled: Promise<{ build: ServerBuild; handler: RequestHandler }> | undefined;
   const bundledBuild = () =>
     (bundled ??= loadBuild().then((build) => ({

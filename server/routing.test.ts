@@ -76,7 +76,8 @@ describe("route resolution", () => {
     expect(() => {
       (answer as { id: string }).id = "routes/home";
     }).toThrow(TypeError);
-    expect(resolve("/blog/12")).toMatchObject({ id: "routes/blog.post", params: { [name]: "12" } });
+    expect(resolve("/blog/12")).toBe(answer);
+    expect(answer).toMatchObject({ id: "routes/blog.post", params: { [name]: "12" } });
   });
 
   it("refuses a build with a route the policy table does not know", () => {

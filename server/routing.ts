@@ -55,8 +55,8 @@ export function createRouteResolver(records: Iterable<RouteRecord>) {
     throw new Error(`Routes without a policy in app/route-policy.ts: ${missing.join(", ")}`);
   }
   const tree = treeOf(list);
-  // React Router's matchRoutes flattens, ranks and compiles the whole route tree on every call
-  // (a tenth of what a page allocated), so the paths asked most recently keep their answer.
+  // React Router's matchRoutes flattens, ranks and compiles the whole route tree on every call,
+  // so the paths asked most recently keep their answer (docs/decisions/013-route-policy.md).
   const recent = new Map<string, ResolvedRoute>();
 
   return function resolve(pathname: string): ResolvedRoute {
