@@ -4,7 +4,6 @@ import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { requestId, type RequestIdVariables } from "hono/request-id";
 import {
   createRequestHandler,
@@ -21,6 +20,7 @@ import { IMMUTABLE_CACHE } from "../app/lib/uploads";
 import { senderOf, trustedProxies, type Sender } from "../app/lib/client-address.server";
 import { hasOwnerSession } from "../app/lib/session.server";
 import type { DatabaseHandle } from "../database/db.server";
+import { compress } from "./compress";
 import { DatabaseHealth } from "./health";
 import { pageCacheMiddleware, type RenderState } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
