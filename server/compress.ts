@@ -68,7 +68,6 @@ export function compress(): MiddlewareHandler {
     if (etag && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
     let body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
     if (length === null) {
-      headers.delete("Content-Length");
       body = res.body.pipeThrough(new CompressionStream(encoding));
     } else {
       const packed = await COMPRESS_WHOLE[encoding](Buffer.from(await res.arrayBuffer()));
