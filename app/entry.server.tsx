@@ -7,8 +7,8 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { appContext } from "./context";
 import { errorMessage, logEvent } from "./lib/log.server";
 import { NonceContext } from "./lib/nonce";
-import { SITE_SCRIPT } from "./lib/site-script";
-import { SiteScriptContext } from "./lib/site-script-context";
+import { SITE_SCRIPT } from "./features/site";
+import { SiteScriptContext } from "./features/site";
 
 export const streamTimeout = 5_000;
 

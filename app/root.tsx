@@ -14,19 +14,19 @@ import {
 import type { Route } from "./+types/root";
 import "./app.css";
 import { appContext } from "./context";
-import { isOwner } from "./lib/session.server";
-import { BackToTop } from "./components/back-to-top";
-import { Footer } from "./components/footer";
-import { Header } from "./components/header";
-import { HydrationScripts } from "./components/hydration-scripts";
-import { feedAlternates } from "./lib/feeds";
+import { isOwner } from "./features/owner/index.server";
+import { BackToTop } from "./features/site";
+import { Footer } from "./features/site";
+import { Header } from "./features/site";
+import { HydrationScripts } from "./features/site";
+import { feedAlternates } from "./features/posts";
 import { NonceContext } from "./lib/nonce";
-import { SiteScriptContext } from "./lib/site-script-context";
+import { SiteScriptContext } from "./features/site";
 import { policyOf } from "./route-policy";
-import { usePendingText } from "./lib/pending";
-import { themeInitScript } from "./lib/theme";
-import { readSiteIdentity } from "./lib/site.server";
-import { siteOf, useSite } from "./lib/use-site";
+import { usePendingText } from "./features/site";
+import { themeInitScript } from "./features/site";
+import { readSiteIdentity } from "./features/site/index.server";
+import { siteOf, useSite } from "./features/site";
 
 /**
  * Whether this document loads React (app/route-policy.ts `hydrate`): not for content pages, nor

@@ -1,7 +1,8 @@
 import type { Params, Register } from "react-router";
 
 import { BODY_LIMITS } from "~/lib/limits";
-import { UPLOAD_LIMITS } from "~/lib/uploads";
+import { UPLOAD_LIMITS } from "~/features/media";
+import { POST_BODY_LIMIT } from "~/features/posts";
 import { blogPageParam, blogSearchParam } from "~/lib/pagination";
 
 /**
@@ -43,7 +44,7 @@ export type RoutePolicy = {
   bodyLimit?: number;
   /**
    * Whether the page loads React in the browser (default true). Content pages (`false`) arrive
-   * as plain HTML with one small inline script for their controls (app/lib/site-script.ts):
+   * as plain HTML with one small inline script for their controls (app/features/site/site-script.ts):
    * no framework JavaScript at all. A client-side navigation from a page that hydrated still
    * renders them in the browser, pending texts included.
    */
@@ -123,8 +124,8 @@ export const routePolicies = {
   },
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": PRIVATE,
-  "routes/api.posts": { cache: "private", bodyLimit: BODY_LIMITS.post },
-  "routes/api.post": { cache: "private", bodyLimit: BODY_LIMITS.post },
+  "routes/api.posts": { cache: "private", bodyLimit: POST_BODY_LIMIT },
+  "routes/api.post": { cache: "private", bodyLimit: POST_BODY_LIMIT },
   "routes/api.images": { cache: "private", bodyLimit: UPLOAD_LIMITS.image + BODY_LIMITS.form },
   "routes/media": { cache: "immutable" },
   "routes/resume": { cache: "public", tags: () => RESUME_TAGS },

@@ -1,4 +1,4 @@
-import type { SiteConfig } from "~/lib/site";
+import type { SiteConfig } from "~/features/site";
 
 /**
  * What a new database's profile starts as: the owner then keeps it current at /admin/profile,

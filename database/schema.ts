@@ -16,12 +16,12 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
-import type { ProfileContent, StoredCv, StoredPhoto } from "../app/lib/profile";
+import type { ProfileContent, StoredCv, StoredPhoto } from "../app/features/profile";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.
 
-/** A post's state: only `published` posts are shown to visitors (app/lib/publishing.ts). */
+/** A post's state: only `published` posts are shown to visitors (app/features/posts/publishing.ts). */
 export const POST_STATUSES = ["draft", "scheduled", "published"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
@@ -171,7 +171,7 @@ export const studies = pgTable(
 /**
  * The owner's profile (one row): what the home page, the header, the footer, share cards and
  * /resume.json show. Seeded from app/site.config.ts when missing; edited at /admin/profile.
- * Lists are JSON, checked by app/lib/profile.ts on every write.
+ * Lists are JSON, checked by app/features/profile/profile.ts on every write.
  */
 export const profile = pgTable(
   "profile",
@@ -262,7 +262,7 @@ export const signInFailures = pgTable(
   },
   (t) => [
     index("sign_in_failures_address_idx").on(t.address, t.failedAt),
-    // Old rows are pruned by age (app/models/auth.server.ts).
+    // Old rows are pruned by age (app/features/owner/auth.server.ts).
     index("sign_in_failures_failed_at_idx").on(t.failedAt),
   ],
 );
@@ -284,7 +284,7 @@ export const ownerDevices = pgTable(
 
 /**
  * The contact outbox: every valid message is committed here before the visitor sees success,
- * then e-mailed by the delivery worker (app/models/contact.server.ts).
+ * then e-mailed by the delivery worker (app/features/contact/outbox.server.ts).
  */
 export const contactMessages = pgTable(
   "contact_messages",

@@ -1,11 +1,11 @@
 import { errorMessage, logEvent } from "../app/lib/log.server";
-import { contactMail, type MailTransport } from "../app/lib/mail.server";
+import { contactMail, type MailTransport } from "../app/features/contact/index.server";
 import {
   claimDueMessages,
   markAttemptFailed,
   markDelivered,
   POLL_MS,
-} from "../app/models/contact.server";
+} from "../app/features/contact/index.server";
 import type { Database } from "../database/db.server";
 
 export type DeliveryWorker = {

@@ -1,6 +1,6 @@
 import type { Database } from "../database/db.server";
 import { errorMessage, logEvent } from "../app/lib/log.server";
-import { nextScheduledIn, publishDuePosts } from "../app/models/posts.server";
+import { nextScheduledIn, publishDuePosts } from "../app/features/posts/index.server";
 import { MINUTE_MS, SECOND_MS } from "../app/lib/format";
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { trustedProxies } from "./client-address.server";
 
-import { CONTACT_RATE_LIMIT } from "./contact";
+import { CONTACT_RATE_LIMIT } from "./limits";
 
 /**
  * Every environment variable the server reads, parsed once at start-up
@@ -66,7 +66,7 @@ const rawSchema = z.object({
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
   /**
-   * Contact messages per client address per window (CONTACT_RATE_LIMIT in app/lib/contact.ts);
+   * Contact messages per client address per window (CONTACT_RATE_LIMIT in app/features/contact/message.ts);
    * 0 turns the limit off (load tests).
    */
   CONTACT_RATE_LIMIT: z.preprocess(

@@ -2,9 +2,13 @@
 // words and header values follow the numbers, so changing a constant cannot leave a stale text.
 import { describe, expect, it, vi } from "vitest";
 
-import { CLAIM_MS } from "../models/contact.server";
-import { FAILURE_WINDOW_MS, SIGN_IN_RETRY_AFTER, SIGN_IN_THROTTLED } from "../models/auth.server";
-import { CONTACT_FIELDS, CONTACT_HONEYPOT } from "./contact";
+import { CLAIM_MS } from "~/features/contact/outbox.server";
+import {
+  FAILURE_WINDOW_MS,
+  SIGN_IN_RETRY_AFTER,
+  SIGN_IN_THROTTLED,
+} from "~/features/owner/auth.server";
+import { CONTACT_FIELDS, CONTACT_HONEYPOT } from "~/features/contact/message";
 import { formatBytes, formatDuration, SECOND_MS } from "./format";
 import {
   BODY_LIMITS,
@@ -13,10 +17,10 @@ import {
   UNAVAILABLE_RETRY_AFTER,
   UNAVAILABLE_RETRY_MS,
 } from "./limits";
-import { RESEND_TIMEOUT_MS, SMTP_TIMEOUTS_MS } from "./mail.server";
-import type * as postRules from "./post-rules";
-import { POST_LIMITS } from "./post-rules";
-import { CONTENT_TOO_LARGE, POST_TOO_LARGE } from "./post-write.server";
+import { RESEND_TIMEOUT_MS, SMTP_TIMEOUTS_MS } from "~/features/contact/mail.server";
+import type * as postRules from "~/features/posts/rules";
+import { POST_LIMITS } from "~/features/posts/rules";
+import { CONTENT_TOO_LARGE, POST_TOO_LARGE } from "~/features/posts/content.server";
 
 describe("the HTTP layer's texts", () => {
   it("states the form limit it enforces", () => {
@@ -49,17 +53,17 @@ describe("the post API's texts", () => {
   });
   it("follow the limit when it changes", async () => {
     vi.resetModules();
-    vi.doMock("./post-rules", async (load) => ({
+    vi.doMock("~/features/posts/rules", async (load) => ({
       ...(await load<typeof postRules>()),
       POST_LIMITS: { ...POST_LIMITS, contentBytes: 2_000_000 },
     }));
     try {
-      const changed = await import("./post-write.server");
+      const changed = await import("~/features/posts/content.server");
       expect(changed.POST_TOO_LARGE).toBe("The post is larger than 2 MB.");
       expect(changed.CONTENT_TOO_LARGE).toBe("The content is larger than 2 MB.");
       expect(changed.MAX_POST_REQUEST_BYTES).toBe(6_000_000);
     } finally {
-      vi.doUnmock("./post-rules");
+      vi.doUnmock("~/features/posts/rules");
       vi.resetModules();
     }
   });

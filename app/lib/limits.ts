@@ -2,12 +2,11 @@
  * Limits and delays of the HTTP layer, with the texts and header values built from them
  * (server/http.ts answers with these; which route takes which body is declared in
  * app/route-policy.ts). A feature's own limits live with it: the contact message's in
- * app/lib/contact.ts, a post's in app/lib/post-rules.ts, the sign-in throttle in
- * app/models/auth.server.ts, the outbox's delivery schedule in app/models/contact.server.ts.
+ * app/features/contact/message.ts, a post's in app/features/posts/rules.ts, the sign-in throttle in
+ * app/features/owner/auth.server.ts, the outbox's delivery schedule in app/features/contact/outbox.server.ts.
  */
 
-import { formatBytes, SECOND_MS } from "./format";
-import { POST_LIMITS } from "./post-rules";
+import { formatBytes, MINUTE_MS, SECOND_MS } from "./format";
 
 /** A Retry-After header's value for a wait: whole seconds, rounded up. */
 export const retryAfter = (ms: number) => String(Math.ceil(ms / SECOND_MS));
@@ -26,9 +25,15 @@ export const BODY_LIMITS = {
    * message in any script, each character at most 9 bytes form-encoded (limits.test.ts checks).
    */
   form: 256 * 1024,
-  /** A post as JSON (the post API): escaping can more than double its content. */
-  post: 3 * POST_LIMITS.contentBytes,
 } as const;
+
+/**
+ * Contact messages per client address per window, counted in the database for every instance
+ * (the contact feature's texts are built from it); CONTACT_RATE_LIMIT (the environment)
+ * overrides the count, 0 turning it off. Here rather than with the contact feature because the
+ * environment's schema (env.server.ts) takes its default from it.
+ */
+export const CONTACT_RATE_LIMIT = { messages: 5, windowMs: 10 * MINUTE_MS } as const;
 
 /** While the database is unreachable, pages answer 503 asking to be retried after this. */
 export const UNAVAILABLE_RETRY_MS = 5 * SECOND_MS;

@@ -1,12 +1,12 @@
 import { useFetcher } from "react-router";
 
 import { appContext } from "~/context";
-import { pickContact } from "~/lib/contact";
-import { mailDeliveryConfigured } from "~/lib/mail.server";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { requireOwnerPage } from "~/lib/session.server";
-import { listMessages, type MessageStatus } from "~/models/contact.server";
+import { pickContact } from "~/features/contact";
+import { mailDeliveryConfigured } from "~/features/contact/index.server";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { requireOwnerPage } from "~/features/owner/index.server";
+import { listMessages, type MessageStatus } from "~/features/contact/index.server";
 
 import type { Route } from "./+types/admin.messages";
 

@@ -1,15 +1,15 @@
 import { Pencil, Plus } from "lucide-react";
 import { Link } from "react-router";
 
-import { Pagination } from "~/components/pagination";
+import { Pagination } from "~/ui/pagination";
 import { appContext } from "~/context";
 import { formatDateTime, formatLongDate } from "~/lib/format";
 import { readBlogQuery } from "~/lib/pagination";
-import { postPath, PUBLISH_TEXT, type PublishState } from "~/lib/publishing";
-import { pageMeta } from "~/lib/seo";
-import { requireOwnerPage } from "~/lib/session.server";
-import { siteOf } from "~/lib/use-site";
-import { listOwnerPosts } from "~/models/posts.server";
+import { postPath, PUBLISH_TEXT, type PublishState } from "~/features/posts";
+import { pageMeta } from "~/features/site";
+import { requireOwnerPage } from "~/features/owner/index.server";
+import { siteOf } from "~/features/site";
+import { listOwnerPosts } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/admin.posts";
 

@@ -10,8 +10,8 @@ import {
   primaryButtonClass,
   SelectField,
   TextField,
-} from "~/components/admin/fields";
-import { SkillGlyph, SocialGlyph, ToolGlyph } from "~/components/icons";
+} from "~/ui/fields";
+import { SkillGlyph, SocialGlyph, ToolGlyph } from "~/features/profile";
 import { appContext } from "~/context";
 import {
   initialsOf,
@@ -21,21 +21,21 @@ import {
   type SkillIcon,
   type SocialKind,
   type ToolIcon,
-} from "~/lib/icon-set";
+} from "~/features/profile";
 import { formatBytes } from "~/lib/format";
-import { PROFILE_LIMITS } from "~/lib/profile";
-import { pageMeta } from "~/lib/seo";
-import { requireOwnerPage, requireOwnerWrite } from "~/lib/session.server";
-import { PHOTO_SIZE, siteCvUrl, sitePhoto } from "~/lib/site";
-import { readProfile } from "~/lib/site.server";
-import { toolGlyph, type ToolGlyphData } from "~/lib/tool-icons";
-import { UPLOAD_ACCEPT, UPLOAD_LIMITS, uploadTooLargeText } from "~/lib/uploads";
-import { siteOf } from "~/lib/use-site";
-import { listExperiences, listStudies, pickContent } from "~/models/profile.server";
+import { PROFILE_LIMITS } from "~/features/profile";
+import { pageMeta } from "~/features/site";
+import { requireOwnerPage, requireOwnerWrite } from "~/features/owner/index.server";
+import { PHOTO_SIZE, siteCvUrl, sitePhoto } from "~/features/site";
+import { readProfile } from "~/features/site/index.server";
+import { toolGlyph, type ToolGlyphData } from "~/features/profile";
+import { UPLOAD_ACCEPT, UPLOAD_LIMITS, uploadTooLargeText } from "~/features/media";
+import { siteOf } from "~/features/site";
+import { listExperiences, listStudies, pickContent } from "~/features/profile/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/admin.profile";
-import { handleProfileAction, type FormResult } from "./admin.profile.server";
+import { handleProfileAction, type FormResult } from "~/features/profile/index.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);

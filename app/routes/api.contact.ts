@@ -1,6 +1,6 @@
 import { data } from "react-router";
 
-import { handleContact } from "~/lib/contact-submit.server";
+import { handleContact } from "~/features/contact/index.server";
 
 import type { Route } from "./+types/api.contact";
 

@@ -1,15 +1,15 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { requireOwnerWrite } from "~/lib/session.server";
+import { requireOwnerWrite } from "~/features/owner/index.server";
 import {
   IMAGE_FIELD,
   postImageOf,
   UPLOAD_LIMITS,
   UPLOAD_TEXT,
   uploadTooLargeText,
-} from "~/lib/uploads";
-import { processImage, storeMedia } from "~/models/media.server";
+} from "~/features/media";
+import { processImage, storeMedia } from "~/features/media/index.server";
 
 import type { Route } from "./+types/api.images";
 

@@ -2,8 +2,8 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
-import { requireOwnerWrite } from "~/lib/session.server";
-import { retryMessage } from "~/models/contact.server";
+import { requireOwnerWrite } from "~/features/owner/index.server";
+import { retryMessage } from "~/features/contact/index.server";
 
 import type { Route } from "./+types/api.message-retry";
 

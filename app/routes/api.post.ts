@@ -2,10 +2,10 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
-import { readPostWrite } from "~/lib/post-write.server";
-import { requireOwnerWrite } from "~/lib/session.server";
-import { PUBLISH_TEXT } from "~/lib/publishing";
-import { deletePost, SlugTakenError, updatePost } from "~/models/posts.server";
+import { readPostWrite } from "~/features/posts/index.server";
+import { requireOwnerWrite } from "~/features/owner/index.server";
+import { PUBLISH_TEXT } from "~/features/posts";
+import { deletePost, SlugTakenError, updatePost } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/api.post";
 

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { readPostWrite } from "~/lib/post-write.server";
-import { requireOwnerWrite } from "~/lib/session.server";
-import { PUBLISH_TEXT } from "~/lib/publishing";
-import { createPost, SlugTakenError } from "~/models/posts.server";
+import { readPostWrite } from "~/features/posts/index.server";
+import { requireOwnerWrite } from "~/features/owner/index.server";
+import { PUBLISH_TEXT } from "~/features/posts";
+import { createPost, SlugTakenError } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/api.posts";
 

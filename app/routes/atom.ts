@@ -1,5 +1,5 @@
-import { FEED_FORMAT } from "~/lib/feeds";
-import { FEED_LANGUAGE, serveFeed, type Feed } from "~/lib/feeds.server";
+import { FEED_FORMAT } from "~/features/posts";
+import { FEED_LANGUAGE, serveFeed, type Feed } from "~/features/posts/index.server";
 import { escapeXml } from "~/lib/xml";
 
 import type { Route } from "./+types/atom";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/atom";
 /**
  * Atom 1.0 (RFC 4287) of the blog (`/atom.xml`) or of a tag (`/blog/tags/{tag}/atom.xml`): the
  * same posts as the RSS feed, with when each last changed. Entries' ids are the stable
- * `{siteUrl}/blog/{id}` (app/lib/feeds.server.ts), the feed's its own URL.
+ * `{siteUrl}/blog/{id}` (app/features/posts/feeds.server.ts), the feed's its own URL.
  */
 export const loader = (args: Route.LoaderArgs) => serveFeed(args, FEED_FORMAT.atom, writeAtom);
 

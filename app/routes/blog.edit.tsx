@@ -1,16 +1,16 @@
 import { useEffect } from "react";
 import { data, useNavigate } from "react-router";
 
-import { PostEditor } from "~/components/editor/post-editor";
+import { PostEditor } from "~/features/posts/index.editor";
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
-import { EDITOR_TEXT } from "~/lib/post-rules";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { loadWriteSanitizer } from "~/lib/sanitize.server";
-import { warmHighlighter } from "~/lib/highlight.server";
-import { requireOwnerPage } from "~/lib/session.server";
-import { getPost } from "~/models/posts.server";
+import { EDITOR_TEXT } from "~/features/posts";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { loadWriteSanitizer } from "~/features/posts/index.server";
+import { warmHighlighter } from "~/features/posts/index.server";
+import { requireOwnerPage } from "~/features/owner/index.server";
+import { getPost } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.edit";
 

@@ -1,8 +1,8 @@
-import { PostEditor } from "~/components/editor/post-editor";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { warmHighlighter } from "~/lib/highlight.server";
-import { requireOwnerPage } from "~/lib/session.server";
+import { PostEditor } from "~/features/posts/index.editor";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { warmHighlighter } from "~/features/posts/index.server";
+import { requireOwnerPage } from "~/features/owner/index.server";
 
 import type { Route } from "./+types/blog.new";
 

@@ -2,19 +2,19 @@ import { ArrowLeft, Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { data, Link, redirect } from "react-router";
 
-import { useIsOwner } from "~/components/header";
-import { TagLinks } from "~/components/tag-links";
+import { useIsOwner } from "~/features/site";
+import { TagLinks } from "~/features/posts";
 import { appContext } from "~/context";
-import { attachContentActions } from "~/lib/content-actions";
+import { attachContentActions } from "~/features/site";
 import { formatDateTime, formatLongDate } from "~/lib/format";
-import { postPath, PUBLISH_TEXT } from "~/lib/publishing";
-import { renderPostHtml, type RenderedPost } from "~/lib/post-render.server";
-import { readingTimeText } from "~/lib/post-rules";
-import { loadPostSanitizer } from "~/lib/sanitize.server";
-import { excerpt, pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { isOwner } from "~/lib/session.server";
-import { findPostByPath, relatedPosts } from "~/models/posts.server";
+import { postPath, PUBLISH_TEXT } from "~/features/posts";
+import { renderPostHtml, type RenderedPost } from "~/features/posts/index.server";
+import { readingTimeText } from "~/features/posts";
+import { loadPostSanitizer } from "~/features/posts/index.server";
+import { excerpt, pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { isOwner } from "~/features/owner/index.server";
+import { findPostByPath, relatedPosts } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.post";
 
@@ -117,7 +117,7 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
   const owner = useIsOwner();
   const body = useRef<HTMLDivElement>(null);
 
-  // Copy buttons and heading links in the server's markup (app/lib/content-actions.ts).
+  // Copy buttons and heading links in the server's markup (app/features/site/content-actions.ts).
   useEffect(() => {
     if (!body.current) return;
     return attachContentActions(body.current, (text) => {
@@ -140,7 +140,7 @@ export default function PostReader({ loaderData }: Route.ComponentProps) {
   const shown = showEnglish ? post.contentEn! : post.content;
   const other = showEnglish ? post.content : post.contentEn;
   // Both versions' contents and reading times are in the markup, one hidden, so the switch works
-  // on the server's page too (app/lib/site-script.ts swaps them, and the body with the template).
+  // on the server's page too (app/features/site/site-script.ts swaps them, and the body with the template).
   const versions = [
     { key: "es", rendered: post.content },
     ...(post.contentEn ? [{ key: "en", rendered: post.contentEn }] : []),

@@ -1,15 +1,15 @@
 import { data, Link, redirect } from "react-router";
 
-import { PostList } from "~/components/post-list";
+import { PostList } from "~/features/posts";
 import { appContext } from "~/context";
-import { feedAlternates, FEED_FORMATS, feedPath } from "~/lib/feeds";
+import { feedAlternates, FEED_FORMATS, feedPath } from "~/features/posts";
 import { formatCount } from "~/lib/format";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
-import { isTag, tagPath } from "~/lib/publishing";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { listTagPage, type PostPage } from "~/models/posts.server";
+import { isTag, tagPath } from "~/features/posts";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { listTagPage, type PostPage } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.tag";
 

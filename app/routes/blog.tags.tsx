@@ -3,10 +3,10 @@ import { data, Link } from "react-router";
 import { appContext } from "~/context";
 import { formatCount } from "~/lib/format";
 import { errorMessage } from "~/lib/log.server";
-import { tagPath } from "~/lib/publishing";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { listTags } from "~/models/posts.server";
+import { tagPath } from "~/features/posts";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { listTags } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.tags";
 

@@ -1,15 +1,15 @@
 import { Plus } from "lucide-react";
 import { data, Form, Link, redirect } from "react-router";
 
-import { useIsOwner } from "~/components/header";
-import { PostList } from "~/components/post-list";
+import { useIsOwner } from "~/features/site";
+import { PostList } from "~/features/posts";
 import { appContext } from "~/context";
 import { SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
-import { listPostsPage, type PostPage } from "~/models/posts.server";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
+import { listPostsPage, type PostPage } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog";
 

@@ -1,5 +1,5 @@
-import { FEED_FORMAT } from "~/lib/feeds";
-import { FEED_LANGUAGE, serveFeed, type Feed } from "~/lib/feeds.server";
+import { FEED_FORMAT } from "~/features/posts";
+import { FEED_LANGUAGE, serveFeed, type Feed } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/feed-json";
 

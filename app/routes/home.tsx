@@ -1,21 +1,21 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { Contact, SocialLinks } from "~/components/home/contact";
-import { Profile } from "~/components/home/profile";
-import { Skills } from "~/components/home/skills";
-import { Timeline } from "~/components/home/timeline";
-import { Tools } from "~/components/home/tools";
-import { handleContact } from "~/lib/contact-submit.server";
+import { Contact, SocialLinks } from "~/features/contact";
+import { Profile } from "~/features/profile";
+import { Skills } from "~/features/profile";
+import { Timeline } from "~/features/profile";
+import { Tools } from "~/features/profile";
+import { handleContact } from "~/features/contact/index.server";
 import { emptyOnError } from "~/lib/safe";
-import { absoluteUrl, pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
+import { absoluteUrl, pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
 import { isClientNavigation } from "~/lib/streaming";
-import { formatPartialDate } from "~/lib/profile";
-import { siteCvUrl, sitePhoto, type HomeProfile } from "~/lib/site";
-import { readProfile } from "~/lib/site.server";
-import { toolGlyph } from "~/lib/tool-icons";
-import { listExperiences, listStudies } from "~/models/profile.server";
+import { formatPartialDate } from "~/features/profile";
+import { siteCvUrl, sitePhoto, type HomeProfile } from "~/features/site";
+import { readProfile } from "~/features/site/index.server";
+import { toolGlyph } from "~/features/profile";
+import { listExperiences, listStudies } from "~/features/profile/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/home";

@@ -2,8 +2,8 @@ import { data, Form, redirect, useNavigation } from "react-router";
 
 import { appContext } from "~/context";
 import { logEvent } from "~/lib/log.server";
-import { pageMeta } from "~/lib/seo";
-import { siteOf } from "~/lib/use-site";
+import { pageMeta } from "~/features/site";
+import { siteOf } from "~/features/site";
 import { retryAfter } from "~/lib/limits";
 import {
   deviceCookie,
@@ -11,14 +11,14 @@ import {
   isOwner,
   safeRedirect,
   sessionCookie,
-} from "~/lib/session.server";
+} from "~/features/owner/index.server";
 import {
   SIGN_IN_BUSY,
   SIGN_IN_BUSY_RETRY_MS,
   SIGN_IN_RETRY_AFTER,
   SIGN_IN_THROTTLED,
   signIn,
-} from "~/models/auth.server";
+} from "~/features/owner/index.server";
 
 import type { Route } from "./+types/login";
 

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 
 import { appContext } from "~/context";
-import { sessionCookie, sessionIdOf } from "~/lib/session.server";
-import { signOut } from "~/models/auth.server";
+import { sessionCookie, sessionIdOf } from "~/features/owner/index.server";
+import { signOut } from "~/features/owner/index.server";
 
 import type { Route } from "./+types/logout";
 

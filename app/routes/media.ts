@@ -1,7 +1,7 @@
 import { appContext } from "~/context";
 // A file's URL names its content's hash, so its bytes never change: cached like built assets.
-import { IMMUTABLE_CACHE, parseMediaFile } from "~/lib/uploads";
-import { readMedia, readMediaInfo } from "~/models/media.server";
+import { IMMUTABLE_CACHE, parseMediaFile } from "~/features/media";
+import { readMedia, readMediaInfo } from "~/features/media/index.server";
 
 import type { Route } from "./+types/media";
 
@@ -24,7 +24,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * GET /media/{sha256}.{ext}: an uploaded file (app/models/media.server.ts), as stored. A name
+ * GET /media/{sha256}.{ext}: an uploaded file (app/features/media/media.server.ts), as stored. A name
  * that is not a hash and a known extension, an unknown hash, or an extension that is not the
  * stored file's type answers 404: each file has exactly one URL.
  */

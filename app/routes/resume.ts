@@ -1,9 +1,9 @@
 import { appContext } from "~/context";
-import { toResume } from "~/lib/resume.server";
-import { absoluteUrl } from "~/lib/seo";
-import { DEFAULT_PHOTO_URL, siteIdentity } from "~/lib/site";
-import { readProfile } from "~/lib/site.server";
-import { listExperiences, listStudies } from "~/models/profile.server";
+import { toResume } from "~/features/profile/index.server";
+import { absoluteUrl } from "~/features/site";
+import { DEFAULT_PHOTO_URL, siteIdentity } from "~/features/site";
+import { readProfile } from "~/features/site/index.server";
+import { listExperiences, listStudies } from "~/features/profile/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/resume";

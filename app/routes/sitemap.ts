@@ -1,7 +1,7 @@
 import { appContext } from "~/context";
 import { escapeXml } from "~/lib/xml";
-import { postPath, tagPath } from "~/lib/publishing";
-import { allPostDates, listTags } from "~/models/posts.server";
+import { postPath, tagPath } from "~/features/posts";
+import { allPostDates, listTags } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/sitemap";
 

@@ -3,7 +3,7 @@ import {
   allContactMessages,
   markMessageFailedForTests,
   resetContactMessages,
-} from "~/lib/test-routes.server";
+} from "~/routes/test-routes.server";
 
 import type { Route } from "./+types/test.contact";
 

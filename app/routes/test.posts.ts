@@ -1,5 +1,10 @@
 import { appContext } from "~/context";
-import { allPostsRaw, mediaCount, storeRawPosts, testPostsSchema } from "~/lib/test-routes.server";
+import {
+  allPostsRaw,
+  mediaCount,
+  storeRawPosts,
+  testPostsSchema,
+} from "~/routes/test-routes.server";
 
 import type { Route } from "./+types/test.posts";
 

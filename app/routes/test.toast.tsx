@@ -1,6 +1,6 @@
 import { useState } from "react";
 
-import { Toast, type ToastType } from "~/components/toast";
+import { Toast, type ToastType } from "~/ui/toast";
 
 import type { Route } from "./+types/test.toast";
 

@@ -31,7 +31,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       || setweight(to_tsvector('blog_search'::regconfig, translate(blog_post_text(content), '<>', '  ')), 'C')
 $$;
 --> statement-breakpoint
--- The slug a title gives, by the rules of postSlugOf in app/lib/slug.ts (a test holds the two
+-- The slug a title gives, by the rules of postSlugOf in app/features/posts/slug.ts (a test holds the two
 -- equal): ASCII, lower case, hyphens, accents folded, at most 80 characters cut at a hyphen,
 -- never only digits (those are ids) nor a word the blog's own URLs use.
 CREATE FUNCTION blog_slug_of(title text) RETURNS text LANGUAGE plpgsql STABLE AS $$

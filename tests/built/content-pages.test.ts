@@ -115,7 +115,7 @@ describe("content pages load no framework (production bundle)", () => {
     expect(page.scripts).toContain("theme");
     expect(page.scripts).not.toContain("site script");
     expect(page.html).toContain("__reactRouterContext");
-    // Its framework is fetched after the first paint (app/components/hydration-scripts.tsx):
+    // Its framework is fetched after the first paint (app/features/site/hydration-scripts.tsx):
     // the document names the chunks only inside the inline module that loads them.
     expect(page.html).not.toMatch(/rel="modulepreload"/);
     expect(page.html).toMatch(/<script[^>]*type="module"[^>]*>await new Promise\(\(painted\)/);

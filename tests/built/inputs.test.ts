@@ -1067,7 +1067,7 @@ for (const database of DATABASES) {
     // every run until fixed (the properties find them again only by chance).
 
     it("the owner's redirect after signing in stays on this site and never fails", async () => {
-      // Fails today: safeRedirect (app/lib/session.server.ts) lets "/\t/evil.example" and
+      // Fails today: safeRedirect (app/features/owner/session.server.ts) lets "/\t/evil.example" and
       // "/\n/evil.example" through, which browsers read as //evil.example (an open redirect:
       // they drop tabs and newlines from URLs); a target holding CR, LF or a character above
       // U+00FF makes redirect() throw in Headers.set, a 500 (GET /login signed in, and POST
@@ -1105,7 +1105,7 @@ for (const database of DATABASES) {
     });
 
     it("U+0000 in a valid contact message is stored or refused, never a 500", async () => {
-      // Fails today: 500 on both forms; the insert in app/models/contact.server.ts fails
+      // Fails today: 500 on both forms; the insert in app/features/contact/outbox.server.ts fails
       // (PostgreSQL text cannot hold U+0000), on PGlite and PostgreSQL alike. Left failing.
       const entries: Entries = [
         ["name", "Ada"],
@@ -1126,7 +1126,7 @@ for (const database of DATABASES) {
 
     it("U+0000 in a post is stored or refused, never a 500", async () => {
       // Fails today: 500 for the title, description or content, on create and update; the
-      // insert and update in app/models/posts.server.ts fail. Left failing.
+      // insert and update in app/features/posts/posts.server.ts fail. Left failing.
       const created = await postJson(
         "POST /api/posts (setup)",
         "POST",

@@ -7,8 +7,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { generatePath } from "react-router";
 
-import { CONTACT_FIELDS } from "../../app/lib/contact";
-import { POST_LIMITS } from "../../app/lib/post-rules";
+import { CONTACT_FIELDS } from "../../app/features/contact/message";
+import { POST_BODY_LIMIT, POST_LIMITS } from "../../app/features/posts/rules";
 import { BODY_LIMITS } from "../../app/lib/limits";
 import { ROOT } from "./site";
 
@@ -28,7 +28,7 @@ export const XSS_NOTE = `${XSS.length} DOMPurify vectors from ${path.relative(RO
 
 /** Limits of the HTTP layer (server/http.ts): forms, and the post API's larger bodies. */
 export const FORM_LIMIT = BODY_LIMITS.form;
-export const POST_LIMIT = BODY_LIMITS.post;
+export const POST_LIMIT = POST_BODY_LIMIT;
 
 export const naughty = fc.constantFrom(...NAUGHTY);
 

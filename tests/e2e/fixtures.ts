@@ -8,7 +8,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 export const test = base.extend<{ allowConsoleErrors: RegExp | null; consoleGuard: void }>({
   /**
    * `page.goto` and `page.reload` return once a page that hydrates has hydrated. Such a page
-   * fetches its framework only after its first paint (app/components/hydration-scripts.tsx), so
+   * fetches its framework only after its first paint (app/features/site/hydration-scripts.tsx), so
    * a test that clicked at once would meet the server's markup, as a visitor's very first tap
    * can; what that markup does without JavaScript is tested on its own ("without JavaScript").
    * A navigation with `waitUntil: "commit"` returns at once, as asked.

@@ -11,7 +11,7 @@ import {
   signIn,
   signOut,
   verifyPassword,
-} from "../../app/models/auth.server";
+} from "../../app/features/owner/auth.server";
 import { owner, ownerDevices, sessions, signInFailures } from "../../database/schema";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 

@@ -6,8 +6,8 @@ import { loader as blogLoader } from "../../app/routes/blog";
 import type { Route as EditRoute } from "../../app/routes/+types/blog.edit";
 import { loader as editLoader } from "../../app/routes/blog.edit";
 import { loader as postLoader } from "../../app/routes/blog.post";
-import { sessionCookie } from "../../app/lib/session.server";
-import { setOwnerPassword, signIn } from "../../app/models/auth.server";
+import { sessionCookie } from "../../app/features/owner/session.server";
+import { setOwnerPassword, signIn } from "../../app/features/owner/auth.server";
 import { blogPosts } from "../../database/schema";
 import { freshPglite, routeContext, type TestDatabase } from "./databases";
 

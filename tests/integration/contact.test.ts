@@ -6,9 +6,9 @@ import { eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { CONTACT_RATE_LIMIT } from "../../app/lib/contact";
+import { CONTACT_RATE_LIMIT } from "../../app/features/contact/message";
 import { parseEnv } from "../../app/lib/env.server";
-import { mailTransportFrom } from "../../app/lib/mail.server";
+import { mailTransportFrom } from "../../app/features/contact/mail.server";
 import {
   claimDueMessages,
   listMessages,
@@ -16,7 +16,7 @@ import {
   RETRY,
   retryMessage,
   submitContact,
-} from "../../app/models/contact.server";
+} from "../../app/features/contact/outbox.server";
 import { contactMessages } from "../../database/schema";
 import { startDeliveryWorker } from "../../server/delivery";
 import { drivers, skipReason, type TestDatabase } from "./databases";

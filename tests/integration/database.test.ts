@@ -8,7 +8,7 @@ import { demoContent } from "../../content/demo";
 import { openDatabase } from "../../database/db.server";
 import { blogPosts, jobExperiences, studies } from "../../database/schema";
 import { seedDemoContent } from "../../database/seed.server";
-import { listExperiences, listStudies } from "../../app/models/profile.server";
+import { listExperiences, listStudies } from "../../app/features/profile/profile.server";
 import {
   drivers,
   freshPostgresUrl,

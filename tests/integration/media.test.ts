@@ -12,7 +12,7 @@ import {
   uploadTooLargeText,
   uploadTypeText,
   type UploadKind,
-} from "../../app/lib/uploads";
+} from "../../app/features/media/uploads";
 import {
   imageWidths,
   processCv,
@@ -21,14 +21,14 @@ import {
   readMedia,
   storeMedia,
   type ProcessedFile,
-} from "../../app/models/media.server";
-import { SEED_PROFILE } from "../../app/lib/site.server";
+} from "../../app/features/media/media.server";
+import { SEED_PROFILE } from "../../app/features/site/site.server";
 import {
   ensureProfile,
   getProfile,
   replaceCv,
   replacePhoto,
-} from "../../app/models/profile.server";
+} from "../../app/features/profile/profile.server";
 import type { Route } from "../../app/routes/+types/media";
 import { media } from "../../database/schema";
 import { loader } from "../../app/routes/media";

@@ -1,15 +1,15 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { SEED_PROFILE } from "../../app/lib/site.server";
+import { SEED_PROFILE } from "../../app/features/site/site.server";
 import {
   createPost,
   deletePost,
   publishDuePosts,
   updatePost,
   type PostWriteInput,
-} from "../../app/models/posts.server";
-import { ensureProfile, getProfile, saveProfile } from "../../app/models/profile.server";
+} from "../../app/features/posts/posts.server";
+import { ensureProfile, getProfile, saveProfile } from "../../app/features/profile/profile.server";
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
 import { linkPageCache } from "../../server/page-cache/link";
 import { PageCache } from "../../server/page-cache/store";

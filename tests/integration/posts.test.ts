@@ -7,7 +7,7 @@ import {
   likePattern,
   listPostsPage,
   listRecentPosts,
-} from "../../app/models/posts.server";
+} from "../../app/features/posts/posts.server";
 import { blogPosts, blogStats } from "../../database/schema";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 

@@ -4,9 +4,9 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { handleContact } from "../../app/lib/contact-submit.server";
+import { handleContact } from "../../app/features/contact/submit.server";
 import { errorMessage, withoutCredentials } from "../../app/lib/log.server";
-import { setOwnerPassword } from "../../app/models/auth.server";
+import { setOwnerPassword } from "../../app/features/owner/auth.server";
 import { drivers, routeContext, skipReason, type TestDatabase } from "./databases";
 
 const MESSAGE = "Private message text: call me on 087 123 4567";

@@ -6,9 +6,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { postSchema } from "../../app/lib/post-schema";
-import { postSlugOf } from "../../app/lib/slug";
-import { MARK_END, MARK_START } from "../../app/lib/search-query";
+import { postSchema } from "../../app/features/posts/schema";
+import { postSlugOf } from "../../app/features/posts/slug";
+import { MARK_END, MARK_START } from "../../app/features/posts/search-query";
 import {
   allPostDates,
   createPost,
@@ -23,7 +23,7 @@ import {
   SlugTakenError,
   updatePost,
   type PostWriteInput,
-} from "../../app/models/posts.server";
+} from "../../app/features/posts/posts.server";
 import { openDatabase, PGLITE_EXTENSIONS } from "../../database/db.server";
 import { startPublisher } from "../../server/publisher";
 import {

@@ -6,7 +6,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CONTACT_RATE_LIMIT } from "../../app/lib/contact";
+import { CONTACT_RATE_LIMIT } from "../../app/features/contact/message";
 import { OWNER_PASSWORD, sleep, startServer, tail, type ServerProcess } from "./harness";
 
 /**

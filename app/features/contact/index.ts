@@ -1,0 +1,2 @@
+export { Contact, SocialLinks } from "./contact-section";
+export { CONTACT_RATE_LIMIT, pickContact } from "./message";

@@ -1,0 +1,8 @@
+export {
+  processCv,
+  processImage,
+  processPhoto,
+  readMedia,
+  readMediaInfo,
+  storeMedia,
+} from "./media.server";

@@ -1,0 +1,15 @@
+export {
+  IMAGE_FIELD,
+  IMAGE_SIZES,
+  IMMUTABLE_CACHE,
+  type PostImage,
+  UPLOAD_ACCEPT,
+  UPLOAD_LIMITS,
+  UPLOAD_TEXT,
+  isMediaImageSrc,
+  isMediaImageSrcset,
+  mediaUrl,
+  parseMediaFile,
+  postImageOf,
+  uploadTooLargeText,
+} from "./uploads";

@@ -1,0 +1,57 @@
+import { formatBytes } from "~/lib/format";
+import { highlightCodeBlocks } from "./highlight.server";
+import { imagesWithoutAlt, missingAltText, postBodyLimit, POST_LIMITS, textOfHtml } from "./rules";
+import { postSchema, type PostInput } from "./schema";
+import { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
+
+/** Request bodies above this are refused unread (the post API's body limit). */
+export const MAX_POST_REQUEST_BYTES = postBodyLimit(POST_LIMITS.contentBytes);
+/** Said for a body over that: the limit a writer can act on is the content's. */
+export const POST_TOO_LARGE = `The post is larger than ${formatBytes(POST_LIMITS.contentBytes)}.`;
+export const CONTENT_TOO_LARGE = `The content is larger than ${formatBytes(POST_LIMITS.contentBytes)}.`;
+
+export type PostWrite =
+  { ok: true; value: PostInput } | { ok: false; status: number; error: string };
+
+/**
+ * Reads a post from a JSON request: 415 for another content type, 413 when too large, 400 with
+ * the first problem otherwise. The content comes back sanitized, its code blocks highlighted
+ * (app/features/posts/highlight.server.ts), ready to store.
+ */
+export async function readPostWrite(request: Request): Promise<PostWrite> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    return { ok: false, status: 415, error: "Send the post as application/json." };
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_POST_REQUEST_BYTES) {
+    return { ok: false, status: 413, error: POST_TOO_LARGE };
+  }
+  const raw = await request.text();
+  if (Buffer.byteLength(raw) > MAX_POST_REQUEST_BYTES) {
+    return { ok: false, status: 413, error: POST_TOO_LARGE };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return { ok: false, status: 400, error: "The request body is not valid JSON." };
+  }
+  const parsed = postSchema.safeParse(body);
+  if (!parsed.success) {
+    return { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? "Invalid post." };
+  }
+  if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
+    return { ok: false, status: 413, error: CONTENT_TOO_LARGE };
+  }
+  const clean = (await loadWriteSanitizer())(parsed.data.content);
+  if (textOfHtml(clean) === "") {
+    return { ok: false, status: 400, error: "Content is required." };
+  }
+  const withoutAlt = imagesWithoutAlt(clean);
+  if (withoutAlt > 0) return { ok: false, status: 400, error: missingAltText(withoutAlt) };
+  // Stored as the stored sanitizer writes it (its entities, its attribute order), so that the
+  // sanitizing on every render finds nothing to change.
+  const content = (await loadPostSanitizer())(await highlightCodeBlocks(clean));
+  return { ok: true, value: { ...parsed.data, content } };
+}

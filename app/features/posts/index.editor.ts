@@ -1,0 +1,1 @@
+export { PostEditor } from "./editor/post-editor";

@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+import { POST_LIMITS, textOfHtml } from "./rules";
+import { PUBLISH_TEXT, readSlug, readTags } from "./publishing";
+
+/** PostgreSQL text cannot hold U+0000, and no editor produces it. */
+const noNull = (value: string) => !value.includes("\0");
+
+/** The server's check of a post (the editor checks the same rules before sending). */
+export const postSchema = z.object({
+  title: z
+    .string({ error: "Title must be text." })
+    .trim()
+    .min(1, { error: "Title is required." })
+    .max(POST_LIMITS.title, { error: `Title can be at most ${POST_LIMITS.title} characters.` })
+    .refine(noNull, { error: "Title contains a null character." }),
+  description: z
+    .string({ error: "Description must be text." })
+    .trim()
+    .max(POST_LIMITS.description, {
+      error: `Description can be at most ${POST_LIMITS.description} characters.`,
+    })
+    .refine(noNull, { error: "Description contains a null character." })
+    .nullish()
+    .transform((value) => value ?? ""),
+  content: z
+    .string({ error: "Content must be text." })
+    .refine(noNull, { error: "Content contains a null character.", abort: true })
+    .refine((html) => textOfHtml(html) !== "", { error: "Content is required." }),
+  /** Empty or absent: made from the title for a new post, kept for an existing one. */
+  slug: z
+    .string({ error: "The URL must be text." })
+    .optional()
+    .transform((value, ctx) => {
+      const read = readSlug(value ?? "");
+      if ("error" in read) {
+        ctx.addIssue({ code: "custom", message: read.error });
+        return z.NEVER;
+      }
+      return read.slug;
+    }),
+  /** Absent: none for a new post, kept for an existing one. */
+  tags: z
+    .union([z.string(), z.array(z.string())], { error: "Tags must be text or a list of texts." })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return null;
+      const read = readTags(value);
+      if ("error" in read) {
+        ctx.addIssue({ code: "custom", message: read.error });
+        return z.NEVER;
+      }
+      return read.tags;
+    }),
+  /**
+   * Absent: a new post is published now (as the API always did), an existing one keeps its
+   * state. `at` is an ISO time with its offset.
+   */
+  publish: z
+    .discriminatedUnion(
+      "mode",
+      [
+        z.object({ mode: z.literal("draft") }),
+        z.object({ mode: z.literal("now") }),
+        z.object({
+          mode: z.literal("at"),
+          at: z.iso
+            .datetime({ offset: true, error: PUBLISH_TEXT.badTime })
+            .transform((at) => new Date(at)),
+        }),
+      ],
+      { error: "Publish must be draft, now, or at a time." },
+    )
+    .optional(),
+});
+
+export type PostInput = z.infer<typeof postSchema>;

@@ -1,0 +1,275 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+
+import { lockUntilCommit, type Database } from "../../../database/db.server";
+import { jobExperiences, media, profile, studies } from "../../../database/schema";
+import type {
+  EducationInput,
+  ExperienceInput,
+  ProfileContent,
+  StoredCv,
+  StoredPhoto,
+} from "~/features/profile/profile";
+
+export type Experience = ExperienceInput & { id: number };
+export type Education = EducationInput & { id: number };
+
+/** The stored profile: what the owner wrote, and the uploaded files. */
+export type StoredProfile = ProfileContent & {
+  photo: StoredPhoto | null;
+  cv: StoredCv | null;
+  updatedAt: Date;
+};
+
+/**
+ * Writes `seed` as the profile when there is none yet (a new database, or one from before the
+ * profile was stored): the site configuration is only ever what a database starts with.
+ */
+export async function ensureProfile(db: Database, seed: ProfileContent): Promise<boolean> {
+  const inserted = await db
+    .insert(profile)
+    .values(pickContent(seed))
+    .onConflictDoNothing()
+    .returning({ id: profile.id });
+  forgetProfile(db);
+  return inserted.length > 0;
+}
+
+/**
+ * The profile as this process last read it: every page shows part of it, and it changes only
+ * when the owner saves. A write here forgets it; so does the database's change notice for a
+ * write elsewhere (server/app.ts), before the page cache drops the pages that show it.
+ */
+const remembered = new WeakMap<Database, Promise<StoredProfile | null>>();
+
+export function forgetProfile(db: Database) {
+  remembered.delete(db);
+}
+
+export function rememberedProfile(db: Database): Promise<StoredProfile | null> {
+  let read = remembered.get(db);
+  if (!read) {
+    const fresh = getProfile(db);
+    read = fresh;
+    remembered.set(db, fresh);
+    // A failed read is not remembered: the next page asks again.
+    fresh.catch(() => {
+      if (remembered.get(db) === fresh) remembered.delete(db);
+    });
+  }
+  return read;
+}
+
+/** The profile, or null before ensureProfile has run. */
+export async function getProfile(db: Database): Promise<StoredProfile | null> {
+  const [row] = await db.select().from(profile).limit(1);
+  if (!row) return null;
+  return {
+    ...pickContent(row),
+    photo: row.photo ?? null,
+    cv: row.cv ?? null,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** What the owner wrote, without the files or the row's bookkeeping. */
+export function pickContent(source: ProfileContent): ProfileContent {
+  return {
+    name: source.name,
+    title: source.title,
+    location: source.location,
+    email: source.email,
+    about: source.about,
+    socials: source.socials,
+    skills: source.skills,
+    tools: source.tools,
+  };
+}
+
+/** Replaces what the owner wrote (checked by profileSchema first); the files stay. */
+export async function saveProfile(db: Database, content: ProfileContent) {
+  await db
+    .update(profile)
+    .set({ ...pickContent(content), updatedAt: new Date() })
+    .where(eq(profile.id, true));
+  forgetProfile(db);
+}
+
+/**
+ * Sets the photo (or removes it, with null) and drops the files of the one it replaces, in one
+ * transaction under a lock. Only the replaced photo's files go, never "every file but mine": two
+ * uploads at once would otherwise each drop the other's files, leaving the profile pointing at
+ * files that are gone. Returns how many files were dropped.
+ */
+export async function replacePhoto(db: Database, photo: StoredPhoto | null): Promise<number> {
+  const dropped = await db.transaction(async (tx) => {
+    await lockUntilCommit(tx, "profile:photo");
+    const [row] = await tx
+      .select({ photo: profile.photo })
+      .from(profile)
+      .where(eq(profile.id, true));
+    await tx.update(profile).set({ photo, updatedAt: new Date() }).where(eq(profile.id, true));
+    const kept = new Set(photo?.files.map((file) => file.hash));
+    const old = (row?.photo?.files ?? []).map((file) => file.hash).filter((h) => !kept.has(h));
+    return dropMedia(tx, "photo", old);
+  });
+  forgetProfile(db);
+  return dropped;
+}
+
+/** As replacePhoto, for the CV. */
+export async function replaceCv(db: Database, cv: StoredCv | null): Promise<number> {
+  const dropped = await db.transaction(async (tx) => {
+    await lockUntilCommit(tx, "profile:cv");
+    const [row] = await tx.select({ cv: profile.cv }).from(profile).where(eq(profile.id, true));
+    await tx.update(profile).set({ cv, updatedAt: new Date() }).where(eq(profile.id, true));
+    const old = row?.cv && row.cv.hash !== cv?.hash ? [row.cv.hash] : [];
+    return dropMedia(tx, "cv", old);
+  });
+  forgetProfile(db);
+  return dropped;
+}
+
+async function dropMedia(tx: Pick<Database, "delete">, purpose: string, hashes: string[]) {
+  if (hashes.length === 0) return 0;
+  const deleted = await tx
+    .delete(media)
+    .where(and(eq(media.purpose, purpose), inArray(media.hash, hashes)))
+    .returning({ hash: media.hash });
+  return deleted.length;
+}
+
+/** Job experience in the owner's order (sort key, then insertion). */
+export function listExperiences(db: Database): Promise<Experience[]> {
+  return db
+    .select({
+      id: jobExperiences.id,
+      title: jobExperiences.title,
+      company: jobExperiences.company,
+      from: jobExperiences.from,
+      to: jobExperiences.to,
+      currentJob: jobExperiences.currentJob,
+    })
+    .from(jobExperiences)
+    .orderBy(asc(jobExperiences.sortKey), asc(jobExperiences.id));
+}
+
+/** Education in the owner's order (sort key, then insertion). */
+export function listStudies(db: Database): Promise<Education[]> {
+  return db
+    .select({
+      id: studies.id,
+      degree: studies.degree,
+      institution: studies.institution,
+      from: studies.from,
+      to: studies.to,
+      currentlyStudying: studies.currentlyStudying,
+    })
+    .from(studies)
+    .orderBy(asc(studies.sortKey), asc(studies.id));
+}
+
+/** The two timelines share their ordering: a sort key, ties broken by id. */
+type Ordered = typeof jobExperiences | typeof studies;
+
+/** The next sort key: new entries go last. */
+async function nextSortKey(db: Database, table: Ordered): Promise<number> {
+  const [row] = await db.select({ max: sql<number | null>`max(${table.sortKey})` }).from(table);
+  return (row?.max ?? -1) + 1;
+}
+
+export async function addExperience(db: Database, input: ExperienceInput): Promise<number> {
+  const sortKey = await nextSortKey(db, jobExperiences);
+  const [row] = await db
+    .insert(jobExperiences)
+    .values({ ...input, sortKey })
+    .returning({ id: jobExperiences.id });
+  return row!.id;
+}
+
+export async function addEducation(db: Database, input: EducationInput): Promise<number> {
+  const sortKey = await nextSortKey(db, studies);
+  const [row] = await db
+    .insert(studies)
+    .values({ ...input, sortKey })
+    .returning({ id: studies.id });
+  return row!.id;
+}
+
+/** False when the entry is gone (deleted in another tab, say). */
+export async function updateExperience(db: Database, id: number, input: ExperienceInput) {
+  const rows = await db
+    .update(jobExperiences)
+    .set(input)
+    .where(eq(jobExperiences.id, id))
+    .returning({ id: jobExperiences.id });
+  return rows.length > 0;
+}
+
+export async function updateEducation(db: Database, id: number, input: EducationInput) {
+  const rows = await db
+    .update(studies)
+    .set(input)
+    .where(eq(studies.id, id))
+    .returning({ id: studies.id });
+  return rows.length > 0;
+}
+
+export async function deleteEntry(db: Database, table: Ordered, id: number): Promise<boolean> {
+  const rows = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+  return rows.length > 0;
+}
+
+/**
+ * Moves an entry one place up or down the owner's order. The whole list is renumbered in one
+ * transaction, so entries with equal keys (from SQL, or an old database) move predictably.
+ * False when the entry is gone or already at that end.
+ */
+export async function moveEntry(
+  db: Database,
+  table: Ordered,
+  id: number,
+  direction: "up" | "down",
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Two moves at once must not interleave their renumbering.
+    await tx.execute(sql`lock table ${table} in share row exclusive mode`);
+    const ids = (
+      await tx.select({ id: table.id }).from(table).orderBy(asc(table.sortKey), asc(table.id))
+    ).map((row) => row.id);
+    const at = ids.indexOf(id);
+    const to = direction === "up" ? at - 1 : at + 1;
+    if (at < 0 || to < 0 || to >= ids.length) return false;
+    [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+    for (const [sortKey, rowId] of ids.entries()) {
+      await tx.update(table).set({ sortKey }).where(eq(table.id, rowId));
+    }
+    return true;
+  });
+}
+
+/**
+ * A JSON Resume import: the profile's text, every experience and every education entry
+ * replaced at once (files stay), or nothing changed.
+ */
+export async function replaceResume(
+  db: Database,
+  resume: { profile: ProfileContent; experiences: ExperienceInput[]; education: EducationInput[] },
+) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(profile)
+      .set({ ...pickContent(resume.profile), updatedAt: new Date() })
+      .where(eq(profile.id, true));
+    await tx.delete(jobExperiences);
+    await tx.delete(studies);
+    if (resume.experiences.length > 0) {
+      await tx
+        .insert(jobExperiences)
+        .values(resume.experiences.map((e, sortKey) => ({ ...e, sortKey })));
+    }
+    if (resume.education.length > 0) {
+      await tx.insert(studies).values(resume.education.map((e, sortKey) => ({ ...e, sortKey })));
+    }
+  });
+  forgetProfile(db);
+}

@@ -1,0 +1,1 @@
+export { SEED_PROFILE, readProfile, readSiteIdentity } from "./site.server";
