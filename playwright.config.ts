@@ -7,16 +7,18 @@ import { NODE_FLAGS } from "./server/node-flags.mjs";
  * Three servers, each on its own embedded database, so tests that replace every post (blog,
  * XSS) never disturb the others.
  */
+/** The first server's port; the others follow it. Two checkouts testing at once set it apart. */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3210);
 const servers = {
-  site: { port: 3210, seed: "true" },
-  blog: { port: 3211, seed: "false" },
-  xss: { port: 3212, seed: "false" },
-  editor: { port: 3213, seed: "false" },
-  contact: { port: 3214, seed: "false" },
-  profile: { port: 3215, seed: "true" },
-  writing: { port: 3216, seed: "false" },
-  publishing: { port: 3217, seed: "false" },
-  content: { port: 3218, seed: "false" },
+  site: { port: PORT_BASE + 0, seed: "true" },
+  blog: { port: PORT_BASE + 1, seed: "false" },
+  xss: { port: PORT_BASE + 2, seed: "false" },
+  editor: { port: PORT_BASE + 3, seed: "false" },
+  contact: { port: PORT_BASE + 4, seed: "false" },
+  profile: { port: PORT_BASE + 5, seed: "true" },
+  writing: { port: PORT_BASE + 6, seed: "false" },
+  publishing: { port: PORT_BASE + 7, seed: "false" },
+  content: { port: PORT_BASE + 8, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
