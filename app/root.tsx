@@ -27,6 +27,7 @@ import { usePendingText } from "./features/site";
 import { themeInitScript } from "./features/site";
 import { readSiteIdentity } from "./features/site/index.server";
 import { siteOf, useSite } from "./features/site";
+import { buttonClass } from "~/ui/button";
 
 /**
  * Whether this document loads React (app/route-policy.ts `hydrate`): not for content pages, nor
@@ -172,10 +173,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </p>
       <p className="mt-2 text-slate-600 dark:text-slate-400">{detail}</p>
       {stack ? <pre className="mt-6 overflow-x-auto text-left text-xs">{stack}</pre> : null}
-      <Link
-        to="/"
-        className="mt-8 inline-block rounded-lg bg-sky-700 px-5 py-2.5 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950"
-      >
+      <Link to="/" className={buttonClass({ size: "lg", className: "mt-8" })}>
         Go back home
       </Link>
     </div>

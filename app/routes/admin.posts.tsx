@@ -12,6 +12,7 @@ import { siteOf } from "~/features/site";
 import { listOwnerPosts } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/admin.posts";
+import { buttonClass } from "~/ui/button";
 
 /** Posts per page of the owner's list. */
 export const OWNER_PAGE_SIZE = 20;
@@ -51,10 +52,7 @@ export default function OwnerPosts({ loaderData }: Route.ComponentProps) {
     <div className="py-12">
       <div className="flex items-center justify-between gap-4">
         <h1 className="text-3xl font-bold text-slate-900 dark:text-white">Posts</h1>
-        <Link
-          to="/blog/new"
-          className="inline-flex items-center gap-2 rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
-        >
+        <Link to="/blog/new" className={buttonClass()}>
           <Plus aria-hidden="true" className="size-4" />
           New post
         </Link>

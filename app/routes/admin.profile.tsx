@@ -1,16 +1,9 @@
+import { buttonClass } from "~/ui/button";
 import { ArrowDown, ArrowUp, Plus, Trash2, Upload } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { data, useActionData, useFetcher, type FetcherWithComponents } from "react-router";
 
-import {
-  buttonClass,
-  CheckboxField,
-  dangerButtonClass,
-  FormStatus,
-  primaryButtonClass,
-  SelectField,
-  TextField,
-} from "~/ui/fields";
+import { CheckboxField, FormStatus, SelectField, TextField } from "~/ui/fields";
 import { SkillGlyph, SocialGlyph, ToolGlyph } from "~/features/profile";
 import { appContext } from "~/context";
 import {
@@ -331,7 +324,7 @@ function ProfileForm({
           name="intent"
           value="save-profile"
           disabled={fetcher.state !== "idle"}
-          className={primaryButtonClass}
+          className={buttonClass({ size: "sm" })}
         >
           {fetcher.state !== "idle" ? "Saving..." : "Save"}
         </button>
@@ -393,7 +386,7 @@ function ListEditor({
               {render(row, n, setField)}
               <button
                 type="button"
-                className={buttonClass}
+                className={buttonClass({ variant: "secondary", size: "sm" })}
                 aria-label={`Remove ${title.toLowerCase()} row ${i + 1}`}
                 onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}
               >
@@ -407,7 +400,7 @@ function ListEditor({
       {errorKeys.length > 0 ? <span className="sr-only">{errorKeys.length} errors</span> : null}
       <button
         type="button"
-        className={`${buttonClass} mt-4`}
+        className={buttonClass({ variant: "secondary", size: "sm", className: "mt-4" })}
         onClick={() => setRows((all) => [...all, { key: newKey(), ...blank }])}
       >
         <Plus aria-hidden="true" className="size-4" />
@@ -488,7 +481,7 @@ function PhotoForm({ photo }: { photo: LoaderData["photo"] }) {
           name="intent"
           value="upload-photo"
           disabled={busy}
-          className={primaryButtonClass}
+          className={buttonClass({ size: "sm" })}
         >
           <Upload aria-hidden="true" className="size-4" />
           Upload photo
@@ -499,7 +492,7 @@ function PhotoForm({ photo }: { photo: LoaderData["photo"] }) {
             name="intent"
             value="remove-photo"
             disabled={busy}
-            className={buttonClass}
+            className={buttonClass({ variant: "secondary", size: "sm" })}
           >
             Remove photo
           </button>
@@ -553,7 +546,7 @@ function CvForm({ cv }: { cv: LoaderData["cv"] }) {
           name="intent"
           value="upload-cv"
           disabled={busy}
-          className={primaryButtonClass}
+          className={buttonClass({ size: "sm" })}
         >
           <Upload aria-hidden="true" className="size-4" />
           Upload CV
@@ -564,7 +557,7 @@ function CvForm({ cv }: { cv: LoaderData["cv"] }) {
             name="intent"
             value="remove-cv"
             disabled={busy}
-            className={buttonClass}
+            className={buttonClass({ variant: "secondary", size: "sm" })}
           >
             Remove CV
           </button>
@@ -751,7 +744,7 @@ function EntryForm({
               name="intent"
               value={`save-${kind}`}
               disabled={busy}
-              className={primaryButtonClass}
+              className={buttonClass({ size: "sm" })}
             >
               Save
             </button>
@@ -760,7 +753,7 @@ function EntryForm({
               name="intent"
               value={`up-${kind}`}
               disabled={busy || first}
-              className={buttonClass}
+              className={buttonClass({ variant: "secondary", size: "sm" })}
             >
               <ArrowUp aria-hidden="true" className="size-4" />
               Move up
@@ -770,7 +763,7 @@ function EntryForm({
               name="intent"
               value={`down-${kind}`}
               disabled={busy || last}
-              className={buttonClass}
+              className={buttonClass({ variant: "secondary", size: "sm" })}
             >
               <ArrowDown aria-hidden="true" className="size-4" />
               Move down
@@ -779,7 +772,7 @@ function EntryForm({
               type="submit"
               name="intent"
               value={`ask-${kind}`}
-              className={dangerButtonClass}
+              className={buttonClass({ variant: "danger", size: "sm" })}
               onClick={(event) => {
                 // With JavaScript the confirmation shows at once; without, the server shows it.
                 event.preventDefault();
@@ -796,7 +789,7 @@ function EntryForm({
             name="intent"
             value={`add-${kind}`}
             disabled={busy}
-            className={primaryButtonClass}
+            className={buttonClass({ size: "sm" })}
           >
             <Plus aria-hidden="true" className="size-4" />
             {text.add}
@@ -818,7 +811,7 @@ function EntryForm({
             type="submit"
             name="intent"
             value={`delete-${kind}`}
-            className={dangerButtonClass}
+            className={buttonClass({ variant: "danger", size: "sm" })}
             onClick={(event) => {
               // Without JavaScript this submits the form; with it, one fetcher for the list
               // reports the deletion, since this entry's form goes with it.
@@ -832,7 +825,11 @@ function EntryForm({
           >
             Confirm delete
           </button>
-          <button type="button" className={buttonClass} onClick={() => setConfirming(false)}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "secondary", size: "sm" })}
+            onClick={() => setConfirming(false)}
+          >
             Cancel
           </button>
         </div>
@@ -865,7 +862,11 @@ function ResumeSection() {
         </a>{" "}
         document, the open standard recruiters&apos; tools read. It is public at /resume.json.
       </p>
-      <a href="/resume.json" download="resume.json" className={`${buttonClass} mt-4`}>
+      <a
+        href="/resume.json"
+        download="resume.json"
+        className={buttonClass({ variant: "secondary", size: "sm", className: "mt-4" })}
+      >
         Export JSON Resume
       </a>
       <fetcher.Form
@@ -893,7 +894,7 @@ function ResumeSection() {
             name="intent"
             value="import-preview"
             disabled={busy}
-            className={primaryButtonClass}
+            className={buttonClass({ size: "sm" })}
           >
             Import JSON Resume
           </button>
@@ -970,13 +971,13 @@ function ResumeSection() {
               name="intent"
               value="import-confirm"
               disabled={busy}
-              className={primaryButtonClass}
+              className={buttonClass({ size: "sm" })}
             >
               Confirm import
             </button>
             <button
               type="button"
-              className={buttonClass}
+              className={buttonClass({ variant: "secondary", size: "sm" })}
               onClick={() => setDismissed(result ?? null)}
             >
               Cancel

@@ -12,6 +12,7 @@ import { siteOf } from "~/features/site";
 import { listPostsPage, type PostPage } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog";
+import { buttonClass } from "~/ui/button";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // As app/route-policy.ts declares for the page cache's key: both read readBlogQuery's rules.
@@ -68,10 +69,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
         {owner ? (
-          <Link
-            to="/blog/new"
-            className="inline-flex items-center gap-2 rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
-          >
+          <Link to="/blog/new" className={buttonClass()}>
             <Plus aria-hidden="true" className="size-4" />
             New post
           </Link>
@@ -105,10 +103,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
               className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 sm:w-72 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
             />
           </div>
-          <button
-            type="submit"
-            className="rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
-          >
+          <button type="submit" className={buttonClass()}>
             Search
           </button>
         </Form>

@@ -21,6 +21,7 @@ import {
 } from "~/features/owner/index.server";
 
 import type { Route } from "./+types/login";
+import { buttonClass } from "~/ui/button";
 
 const WRONG_PASSWORD = "That password is not right.";
 
@@ -124,7 +125,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <button
           type="submit"
           disabled={submitting}
-          className="w-full rounded-lg bg-sky-700 px-4 py-2.5 font-medium text-white hover:bg-sky-800 disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
+          className={buttonClass({ size: "lg", block: true })}
         >
           Sign in
         </button>

@@ -19,6 +19,7 @@ import { NewTabLink } from "~/ui/external-link";
 import { SocialGlyph } from "~/features/profile";
 import { Toast } from "~/ui/toast";
 import { Section } from "~/ui/section";
+import { buttonClass } from "~/ui/button";
 
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
@@ -122,11 +123,7 @@ export function Contact({
               autoComplete="off"
             />
           </div>
-          <button
-            type="submit"
-            disabled={sending}
-            className="inline-flex items-center gap-2 rounded-lg bg-sky-700 px-5 py-2.5 font-medium text-white hover:bg-sky-800 disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
-          >
+          <button type="submit" disabled={sending} className={buttonClass({ size: "lg" })}>
             {sending ? (
               <>
                 <LoaderCircle

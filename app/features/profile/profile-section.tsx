@@ -3,6 +3,7 @@ import { Download, MapPin } from "lucide-react";
 import { PHOTO_SIZE, type HomeProfile } from "~/features/site";
 
 import { Section } from "~/ui/section";
+import { buttonClass } from "~/ui/button";
 
 /** Profile card and About me, under id `summary`. The name is the page's one h1. */
 export function Profile({ profile: site }: { profile: HomeProfile }) {
@@ -29,7 +30,7 @@ export function Profile({ profile: site }: { profile: HomeProfile }) {
           href={site.cvUrl}
           target="_blank"
           rel="noopener"
-          className="mt-4 inline-flex items-center gap-2 rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300"
+          className={buttonClass({ className: "mt-4" })}
         >
           <Download aria-hidden="true" className="size-4" />
           Download CV

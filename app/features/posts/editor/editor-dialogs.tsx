@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 
 import { checkLink } from "./links";
+import { buttonClass } from "~/ui/button";
 
 export const ALT_TEXT = {
   required:
@@ -10,8 +11,7 @@ export const ALT_TEXT = {
 
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
-const primary =
-  "rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300";
+const primary = buttonClass();
 const secondary =
   "rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
 

@@ -22,6 +22,7 @@ import {
 import { postSlugOf, SLUG_MAX_LENGTH } from "~/features/posts/slug";
 
 import { EditorPlaceholder } from "./editor-placeholder";
+import { buttonClass } from "~/ui/button";
 
 // A page from before a deploy may ask for an editor chunk that is gone: reload once for the new
 // one, and if that fails too, say so in the editor's place (app/lib/chunk-reload.ts).
@@ -58,8 +59,7 @@ function localInputValue(iso: string): string {
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 const label = "block text-sm font-medium text-slate-800 dark:text-slate-200";
-const primary =
-  "rounded-lg bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800 disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300";
+const primary = buttonClass();
 const secondary =
   "inline-flex items-center gap-2 rounded-lg border border-slate-300 px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
 
