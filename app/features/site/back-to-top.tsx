@@ -2,7 +2,9 @@ import { ArrowUp } from "lucide-react";
 import { useSyncExternalStore } from "react";
 
 import { BACK_TO_TOP_THRESHOLD_PX } from "~/lib/constants";
-import { scrollToTop } from "~/lib/scroll";
+import { scrollBehavior } from "~/lib/scroll";
+
+import { toTop } from "./to-top";
 
 function subscribe(onChange: () => void) {
   window.addEventListener("scroll", onChange, { passive: true });
@@ -14,13 +16,14 @@ const isPastThreshold = () => window.scrollY > BACK_TO_TOP_THRESHOLD_PX;
 /**
  * Bottom-right button, shown once the page is scrolled more than 300 px. Always in the markup
  * (hidden until then), so pages that do not hydrate can show it (app/features/site/site-script.ts).
+ * Pressed, it moves focus to the main heading and scrolls to the top (./to-top.ts).
  */
 export function BackToTop() {
   const visible = useSyncExternalStore(subscribe, isPastThreshold, () => false);
   return (
     <button
       type="button"
-      onClick={scrollToTop}
+      onClick={() => toTop(scrollBehavior())}
       hidden={!visible}
       data-back-to-top=""
       aria-label="Back to top"

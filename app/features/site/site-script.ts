@@ -5,11 +5,13 @@
  * post's copy buttons and heading links, and its `Read in English` switch.
  *
  * It is inlined into the page as its own source (`SITE_SCRIPT`, with the page's CSP nonce), so
- * `siteScript` and `attachContentActions` may use nothing but their parameters and the DOM.
+ * `siteScript`, `attachContentActions` and `toTop` may use nothing but their parameters and the
+ * DOM.
  */
 import { BACK_TO_TOP_THRESHOLD_PX } from "~/lib/constants";
 import { attachContentActions, COPIED_MS, COPY_TEXT } from "./content-actions";
 import { THEME_STORAGE_KEY } from "./theme";
+import { toTop } from "./to-top";
 
 export type SiteScriptConfig = {
   themeKey: string;
@@ -18,7 +20,11 @@ export type SiteScriptConfig = {
   copiedMs: number;
 };
 
-export function siteScript(config: SiteScriptConfig, attach: typeof attachContentActions) {
+export function siteScript(
+  config: SiteScriptConfig,
+  attach: typeof attachContentActions,
+  backToTop: typeof toTop,
+) {
   const root = document.documentElement;
   const all = <T extends Element>(selector: string) => [...document.querySelectorAll<T>(selector)];
   const behavior = (): ScrollBehavior =>
@@ -79,14 +85,15 @@ export function siteScript(config: SiteScriptConfig, attach: typeof attachConten
     });
   }
 
-  // Back to top: shown past the threshold, scrolls smoothly unless motion is reduced.
+  // Back to top: shown past the threshold; focus to the main heading, then a smooth scroll
+  // unless motion is reduced.
   const top = document.querySelector<HTMLButtonElement>("[data-back-to-top]");
   if (top) {
     const update = () => {
       top.hidden = window.scrollY <= config.backToTopPx;
     };
     window.addEventListener("scroll", update, { passive: true });
-    top.addEventListener("click", () => window.scrollTo({ top: 0, behavior: behavior() }));
+    top.addEventListener("click", () => backToTop(behavior()));
     update();
   }
 
@@ -134,7 +141,7 @@ const config: SiteScriptConfig = {
 };
 
 /**
- * The inline script itself: both functions' source, called with the site's settings (`<` escaped,
+ * The inline script itself: the functions' source, called with the site's settings (`<` escaped,
  * so no text in them can close the script element).
  */
-export const SITE_SCRIPT = `(${siteScript.toString()})(${JSON.stringify(config).replaceAll("<", "\\u003c")},${attachContentActions.toString()})`;
+export const SITE_SCRIPT = `(${siteScript.toString()})(${JSON.stringify(config).replaceAll("<", "\\u003c")},${attachContentActions.toString()},${toTop.toString()})`;
