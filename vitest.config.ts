@@ -10,6 +10,7 @@ export default defineConfig({
       "server/**/*.test.ts",
       "database/**/*.test.ts",
       "bench/**/*.test.ts",
+      "scripts/**/*.test.ts",
       "tests/integration/**/*.test.ts",
       // Nothing in the repository reads or cites what a lone clone lacks.
       "tests/standalone.test.ts",
