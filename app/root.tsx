@@ -23,7 +23,7 @@ import { feedAlternates } from "./features/posts";
 import { NonceContext } from "./lib/nonce";
 import { SiteScriptContext } from "./features/site";
 import { policyOf } from "./route-policy";
-import { usePendingText } from "./features/site";
+import { PendingPolicyContext, usePendingText } from "./features/site";
 import { themeInitScript } from "./features/site";
 import { readSiteIdentity } from "./features/site/index.server";
 import { siteOf, useSite } from "./features/site";
@@ -73,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <Header />
         <main id="main" className="mx-auto min-h-[70vh] max-w-6xl px-4 pt-16">
-          {children}
+          <PendingPolicyContext value={policyOf}>{children}</PendingPolicyContext>
         </main>
         <Footer />
         <BackToTop />

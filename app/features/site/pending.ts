@@ -1,7 +1,15 @@
-import { useEffect, useState } from "react";
+import { createContext, use, useEffect, useState } from "react";
 import { unstable_useRouterState as useRouterState } from "react-router";
 
-import { policyOf } from "~/route-policy";
+/**
+ * What the route policy (app/route-policy.ts) says a route shows while a navigation to it loads,
+ * by route id. The root layout provides it: a feature reads nothing above it, so the policy is
+ * handed down rather than imported.
+ */
+export type PendingPolicy = (
+  routeId: string,
+) => { pendingText?: string; pendingInPage?: boolean } | undefined;
+export const PendingPolicyContext = createContext<PendingPolicy>(() => undefined);
 
 /** A navigation shorter than this shows no loading text, so fast pages never flash. */
 export const PENDING_TEXT_DELAY_MS = 120;
@@ -17,6 +25,7 @@ export const PENDING_TEXT_DELAY_MS = 120;
  */
 export function usePendingText(scope: "root" | "page"): string | null {
   const { active, pending } = useRouterState();
+  const policyOf = use(PendingPolicyContext);
   let text: string | null = null;
   if (pending?.state === "loading") {
     const target = pending.matches.at(-1)?.id;
