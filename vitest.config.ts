@@ -5,6 +5,11 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
+    // Where a test lives follows from what it needs (README, "npm test"): one that needs
+    // nothing but the code sits beside it as `*.test.ts`; one that needs a real database is in
+    // tests/integration/. Those two kinds run here. One that needs the production build
+    // (tests/built/, tests/budgets/), a browser (tests/e2e/) or a loaded server (tests/load/)
+    // has a configuration of its own.
     include: [
       "app/**/*.test.ts",
       "server/**/*.test.ts",
