@@ -2,13 +2,13 @@ import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { appContext, type AppContext } from "~/context";
-import { submitContact } from "~/features/contact/outbox.server";
 
 import { CONTACT_RATE_LIMIT, CONTACT_TEXT } from "./message";
+import { submitContact } from "./outbox.server";
 import { handleContact } from "./submit.server";
 import { SECOND_MS } from "~/lib/format";
 
-vi.mock("~/features/contact/outbox.server", () => ({ submitContact: vi.fn() }));
+vi.mock("./outbox.server", () => ({ submitContact: vi.fn() }));
 
 const context = () => {
   const provider = new RouterContextProvider();

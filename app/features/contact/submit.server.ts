@@ -1,7 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 
 import { appContext } from "~/context";
-import { submitContact } from "~/features/contact/outbox.server";
 
 import {
   CONTACT_HONEYPOT,
@@ -16,6 +15,7 @@ import {
   type ContactInput,
   type ContactOutcome,
 } from "./message";
+import { submitContact } from "./outbox.server";
 import { retryAfter } from "~/lib/limits";
 import { errorMessage, logEvent } from "~/lib/log.server";
 

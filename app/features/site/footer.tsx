@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-import { useSite } from "~/features/site/use-site";
+import { useSite } from "./use-site";
 
 export function Footer() {
   const site = useSite();

@@ -4,7 +4,7 @@ import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from "react-
 
 import { HEADER_SCROLL_DELAY_MS } from "~/lib/constants";
 import { scrollToSection, scrollToTop } from "~/lib/scroll";
-import { useSite } from "~/features/site/use-site";
+import { useSite } from "./use-site";
 
 import { ThemeToggle } from "./theme-toggle";
 
@@ -44,6 +44,28 @@ const navButton =
 export function useIsOwner(): boolean {
   const root = useRouteLoaderData("root") as { isOwner?: boolean } | undefined;
   return root?.isOwner === true;
+}
+
+/** The signed-in owner's pages (left out of a phone's narrow bar) and Sign out. */
+function OwnerLinks() {
+  return (
+    <>
+      <Link to="/admin/posts" className={`${navButton} hidden sm:inline-block`}>
+        Posts
+      </Link>
+      <Link to="/admin/messages" className={`${navButton} hidden sm:inline-block`}>
+        Messages
+      </Link>
+      <Link to="/admin/profile" className={`${navButton} hidden sm:inline-block`}>
+        Profile
+      </Link>
+      <Form method="post" action="/logout">
+        <button type="submit" className={navButton}>
+          Sign out
+        </button>
+      </Form>
+    </>
+  );
 }
 
 export function Header() {
@@ -91,24 +113,7 @@ export function Header() {
             </li>
           ))}
         </ul>
-        {owner ? (
-          <>
-            <Link to="/admin/posts" className={`${navButton} hidden sm:inline-block`}>
-              Posts
-            </Link>
-            <Link to="/admin/messages" className={`${navButton} hidden sm:inline-block`}>
-              Messages
-            </Link>
-            <Link to="/admin/profile" className={`${navButton} hidden sm:inline-block`}>
-              Profile
-            </Link>
-            <Form method="post" action="/logout">
-              <button type="submit" className={navButton}>
-                Sign out
-              </button>
-            </Form>
-          </>
-        ) : null}
+        {owner ? <OwnerLinks /> : null}
         <ThemeToggle />
         <button
           type="button"

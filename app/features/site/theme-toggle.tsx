@@ -1,7 +1,7 @@
 import { Moon, Sun } from "lucide-react";
 import { useSyncExternalStore } from "react";
 
-import { applyTheme, currentTheme, storedTheme } from "~/features/site/theme";
+import { applyTheme, currentTheme, storedTheme } from "./theme";
 
 /** Watches the class on <html>; until the visitor chooses, it also follows the system, live. */
 function subscribe(onChange: () => void) {
