@@ -115,7 +115,7 @@ describe("the import rules", () => {
     ["app/routes/blog.tsx", "app/features/posts/posts.server.ts", false],
     ["app/routes/blog.tsx", "app/features/posts/index.server.ts", true],
     ["app/routes/blog.new.tsx", "app/features/posts/index.editor.ts", true],
-    ["app/routes/blog.new.tsx", "app/features/posts/editor/index.ts", false],
+    ["app/routes/blog.new.tsx", "app/features/posts/editor/post-editor.tsx", false],
     ["server/app.ts", "app/features/contact/outbox.server.ts", false],
     ["server/app.ts", "app/features/contact/index.server.ts", true],
     ["server/app.ts", "app/lib/log.server.ts", true],
