@@ -1,5 +1,6 @@
 import type { Params, Register } from "react-router";
 
+import type { CacheTag } from "~/lib/cache-tags";
 import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
 import { POST_BODY_LIMIT } from "~/features/posts";
@@ -32,7 +33,7 @@ export type RoutePolicy = {
    */
   query?: Readonly<Record<string, (raw: string) => string | null>>;
   /** What a public page shows, named as the database's change notices name it. */
-  tags?: (params: Params) => string[];
+  tags?: (params: Params) => readonly CacheTag[];
   /**
    * Query parameters that put a page on probation in the page cache: kept only when asked for
    * twice within a window, and in a small share of its own (server/page-cache/store.ts). For
@@ -74,11 +75,11 @@ const PRIVATE: RoutePolicy = { cache: "private" };
 const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
 
 /**
- * What a public page shows, as the database's change notices name it (app/models and
- * migration 0005): every page shows the owner's name, title, location, e-mail and share image
+ * What a public page shows, as the database's change notices name it (app/lib/cache-tags.ts):
+ * every page shows the owner's name, title, location, e-mail and share image
  * (`site`); the home page and the résumé also the rest of the profile and both timelines.
  */
-const RESUME_TAGS = ["site", "profile", "experience", "education"];
+const RESUME_TAGS: readonly CacheTag[] = ["site", "profile", "experience", "education"];
 export const routePolicies = {
   "routes/home": { cache: "public", tags: () => RESUME_TAGS },
   "routes/blog": {

@@ -3,6 +3,7 @@ import path from "node:path";
 
 import type { ServerBuild } from "react-router";
 
+import { noticeTagOf } from "../app/lib/cache-tags";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
 import { senderOf, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
@@ -22,7 +23,7 @@ import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
-import { linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
+import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
 import { createRouteResolver, recordsOf } from "./routing";
 import { PageCache } from "./page-cache/store";
 
@@ -161,8 +162,11 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   // (or by SQL) is forgotten on the database's notice, before the pages showing it are dropped.
   // A post's change notice may carry a new schedule: the publisher looks again.
   const forgetOnChange = (payload: string | null) => {
-    if (payload === null || !/^(posts|barrier:)/.test(payload)) forgetProfile(database.db);
-    if (payload === null || payload.startsWith("posts")) publisher.changed();
+    if (payload !== null && isBarrier(payload)) return;
+    // Null: notices may have been missed. A notice not understood may be about anything.
+    const tag = payload === null ? null : noticeTagOf(payload);
+    if (tag !== "posts") forgetProfile(database.db);
+    if (payload === null || tag === "posts") publisher.changed();
   };
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache

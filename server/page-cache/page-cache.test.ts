@@ -176,20 +176,6 @@ describe("cache tags from the route policy", () => {
   });
 });
 
-describe("tagsOfChange", () => {
-  it("reads the payloads of migrations 0004 and 0005", () => {
-    expect(tagsOfChange("site")).toEqual(["site"]);
-    expect(tagsOfChange("profile")).toEqual(["profile"]);
-    expect(tagsOfChange("experience")).toEqual(["experience"]);
-    expect(tagsOfChange("education")).toEqual(["education"]);
-    expect(tagsOfChange("posts")).toEqual(["posts", "post-pages"]);
-    // A post page shows others (related posts, their titles and tags): one post's change drops
-    // them all.
-    expect(tagsOfChange("posts:3,14")).toEqual(["posts", "post-pages"]);
-    expect(tagsOfChange("something new")).toBe("all");
-  });
-});
-
 describe("the page cache", () => {
   it("renders a page once and answers later visits from memory with a fresh nonce each", async () => {
     const cache = new PageCache({ maxBytes: 1 << 20 });
