@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { isCrossSite } from "./http";
+import { isCrossSite } from "./cross-site";
 
 const site = "https://www.example.com";
 const request = (method: string, headers: Record<string, string>) =>
