@@ -91,6 +91,8 @@ export {
 } from "../database/backup.server";
 // For tests/built: the cache and the node:http listener as the server runs them.
 export { PageCache, siteListener };
+/** For tests/built: the bundle's routes, each with its module, as React Router is given them. */
+export const routeManifest = async () => (await bundledBuild()).routes;
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
 export async function main({ root, buildDirectory = "build", dev }: MainOptions) {

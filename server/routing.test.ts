@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 
 import routes from "../app/routes";
-import { routePolicies } from "../app/route-policy";
+import { routePolicies, type RoutePolicy } from "../app/route-policy";
 import { appRouteManifest, appRouteRecords, resolveAppRoute } from "../tests/app-routes";
 import { createRouteResolver, RESOLVED_PATHS_KEPT, routing } from "./routing";
 
@@ -85,6 +85,27 @@ describe("route resolution", () => {
     expect(() => createRouteResolver(records)).toThrow(
       "Routes without a policy in app/route-policy.ts: routes/new-page",
     );
+  });
+
+  it("refuses an owner-only route a cache could keep, and an open route nested in one", () => {
+    const records = [
+      { id: "root", path: "" },
+      { id: "owner", parentId: "root", path: "owner" },
+      { id: "nested", parentId: "owner", path: "nested" },
+      { id: "cached", parentId: "root", path: "cached" },
+    ];
+    const table: Record<string, RoutePolicy> = {
+      owner: { cache: "private", access: "owner" },
+      nested: { cache: "private" },
+      cached: { cache: "public", access: "owner" },
+    };
+    expect(() => createRouteResolver(records, (id) => table[id])).toThrow(
+      "Owner-only routes not private: cached\n" +
+        "Routes nested in an owner-only route but not owner-only: nested",
+    );
+    table.nested = { cache: "private", access: "owner" };
+    table.cached = { cache: "private", access: "owner" };
+    expect(() => createRouteResolver(records, (id) => table[id])).not.toThrow();
   });
 
   it("has a policy for every route and no policy for a route that is not there", () => {

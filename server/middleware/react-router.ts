@@ -13,6 +13,7 @@ import { UNAVAILABLE_RETRY_AFTER } from "../../app/lib/limits";
 import type { DatabaseHandle } from "../../database/db.server";
 import { DatabaseHealth } from "../health";
 import type { RenderState } from "../page-cache/middleware";
+import { routeAccessFor } from "../route-access";
 import type { SenderVariables } from "./sender";
 
 export type BuildOptions = {
@@ -25,12 +26,16 @@ export type BuildOptions = {
   liveBuild?: boolean;
 };
 
-/** React Router's request handler for the build, and the build itself. */
+/**
+ * React Router's request handler for the build, and the build itself, with the route policy's
+ * access enforced on its routes (../route-access.ts).
+ */
 export function reactRouterHandler(
   { loadBuild, liveBuild = false }: BuildOptions,
   mode: string,
 ): { currentBuild: () => Promise<ServerBuild>; handleRequest: RequestHandler } {
-  const load = loadBuild;
+  const guarded = routeAccessFor();
+  const load = async () => guarded(await loadBuild());
   if (liveBuild) return { currentBuild: load, handleRequest: createRequestHandler(load, mode) };
   // Given a function, React Router rebuilds its route tree and matcher on every request, as
   // development needs. A bundled build never changes: it is loaded once and React Router is
