@@ -15,6 +15,7 @@ import { acceptedBodyTypes, bodyLimits } from "./middleware/request-bodies";
 import { requestIds } from "./middleware/request-id";
 import { sender, type SenderVariables } from "./middleware/sender";
 import { staticFiles } from "./middleware/static-files";
+import { movedPostPath } from "./moved-posts";
 import { pageCacheMiddleware, type RenderState } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
 import { routing, type ResolvedRoute } from "./routing";
@@ -82,7 +83,9 @@ export function createHttpApp({
 
   if (ownerReady) app.use(holdWritesUntil(ownerReady));
   // Which route a path is, for everything below; non-canonical spellings answer 301 here.
-  app.use(routing(async () => (await currentBuild()).routes));
+  app.use(
+    routing(async () => (await currentBuild()).routes, { movedTo: movedPostPath(database.db) }),
+  );
   app.use(refuseCrossSite(env.siteUrl));
   app.use(acceptedBodyTypes());
   app.use(bodyLimits());

@@ -149,6 +149,33 @@ describe("routing middleware", () => {
     expect(renders()).toBe(0);
   });
 
+  it("sends a spelling straight to where its canonical URL moves, when it moves", async () => {
+    const app = new Hono();
+    const asked: string[] = [];
+    app.use(
+      routing(async () => appRouteManifest(), {
+        movedTo: async (route) => {
+          asked.push(route.canonical!);
+          return route.params.slug === "1" ? "/blog/first-post" : null;
+        },
+      }),
+    );
+    app.all("*", (c) => c.text("page"));
+    for (const [path, location] of [
+      ["/BLOG/1?x=1", "/blog/first-post"],
+      ["/blog/%31/", "/blog/first-post"],
+      ["/BLOG/2?x=1", "/blog/2?x=1"],
+      ["/RSS.XML", "/rss.xml"],
+    ] as const) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(301);
+      expect(response.headers.get("location"), path).toBe(location);
+    }
+    // Canonical spellings are answered without asking.
+    expect((await app.request("/blog/1")).status).toBe(200);
+    expect(asked).toEqual(["/blog/1", "/blog/1", "/blog/2", "/rss.xml"]);
+  });
+
   it("renders canonical paths, unknown paths and writes as they are", async () => {
     const { app, renders } = site();
     expect((await app.request("/blog/1")).status).toBe(200);

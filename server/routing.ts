@@ -156,6 +156,14 @@ const CANONICAL_REDIRECT_CACHE = "public, max-age=86400";
 
 type RoutingVariables = { route?: ResolvedRoute };
 
+export type RoutingOptions = {
+  /**
+   * Where the canonical URL itself moves for good, if it does (./moved-posts.ts): a spelling
+   * that is not canonical is sent there at once, not through the canonical URL's own 301.
+   */
+  movedTo?: (route: ResolvedRoute) => Promise<string | null>;
+};
+
 /**
  * Resolves every request's route once, for the middleware after it (`c.get("route")`), and
  * answers a GET or HEAD spelled in a way the router accepts but that is not canonical with a 301
@@ -163,6 +171,7 @@ type RoutingVariables = { route?: ResolvedRoute };
  */
 export function routing(
   loadRoutes: () => Promise<ServerBuild["routes"]>,
+  { movedTo }: RoutingOptions = {},
 ): MiddlewareHandler<{ Variables: RoutingVariables }> {
   const resolvers = new WeakMap<object, RouteResolver>();
   return async (c, next) => {
@@ -177,10 +186,11 @@ export function routing(
     const route = resolve(url.pathname);
     const method = c.req.method;
     if (route.canonical && (method === "GET" || method === "HEAD")) {
+      const moved = movedTo && (await movedTo(route));
       return new Response(null, {
         status: 301,
         headers: {
-          Location: route.canonical + url.search,
+          Location: moved || route.canonical + url.search,
           "Cache-Control": CANONICAL_REDIRECT_CACHE,
         },
       });
