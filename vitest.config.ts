@@ -1,5 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+// Where a test lives, each behaviour in one place: a test that needs nothing but the code sits
+// beside it (`*.test.ts`); one that needs a real database, in tests/integration/; the production
+// build, in tests/built/ (or tests/budgets/); a browser, in tests/e2e/; a loaded server, in
+// tests/load/. This config runs the first two.
+
 // Separate from vite.config.ts: the React Router plugin has no place in unit and integration
 // tests (it expects a React Router build and app, and would run its own transforms).
 export default defineConfig({

@@ -1,5 +1,6 @@
 import type { Params, Register } from "react-router";
 
+import type { CacheTag } from "~/lib/cache-tags";
 import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
 import { POST_BODY_LIMIT } from "~/features/posts";
@@ -32,7 +33,7 @@ export type RoutePolicy = {
    */
   query?: Readonly<Record<string, (raw: string) => string | null>>;
   /** What a public page shows, named as the database's change notices name it. */
-  tags?: (params: Params) => string[];
+  tags?: (params: Params) => readonly CacheTag[];
   /**
    * Query parameters that put a page on probation in the page cache: kept only when asked for
    * twice within a window, and in a small share of its own (server/page-cache/store.ts). For
@@ -40,6 +41,20 @@ export type RoutePolicy = {
    * to push out the pages everyone reads.
    */
   probation?: readonly string[];
+  /**
+   * Who may use the route: anyone (the default), or only the signed-in `owner`. Anyone else
+   * asking for an owner page is sent to sign in and back; any other request the route would
+   * answer gets 401, before any of its own code runs (app/features/owner/access.server.ts,
+   * given to each such route by server/route-access.ts). An owner route must be `private`, and
+   * a route nested in one owner-only too (the server refuses to start otherwise:
+   * server/routing.ts).
+   */
+  access?: "owner";
+  /**
+   * The methods the route's action takes, when it refuses the others itself (405, whoever asks):
+   * the owner's gate answers only for these. Omitted, every write is the action's.
+   */
+  actionMethods?: readonly ("POST" | "PUT" | "PATCH" | "DELETE")[];
   /** The largest request body this route reads, in bytes (default: `BODY_LIMITS.form`). */
   bodyLimit?: number;
   /**
@@ -70,15 +85,17 @@ export type RouteId = Exclude<
 >;
 
 const PRIVATE: RoutePolicy = { cache: "private" };
+/** The owner's pages and APIs: no one else may use them. */
+const OWNER: RoutePolicy = { cache: "private", access: "owner" };
 /** The feeds (RSS, Atom, JSON Feed; the blog's and each tag's) show posts and the owner's name. */
 const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
 
 /**
- * What a public page shows, as the database's change notices name it (app/models and
- * migration 0005): every page shows the owner's name, title, location, e-mail and share image
+ * What a public page shows, as the database's change notices name it (app/lib/cache-tags.ts):
+ * every page shows the owner's name, title, location, e-mail and share image
  * (`site`); the home page and the résumé also the rest of the profile and both timelines.
  */
-const RESUME_TAGS = ["site", "profile", "experience", "education"];
+const RESUME_TAGS: readonly CacheTag[] = ["site", "profile", "experience", "education"];
 export const routePolicies = {
   "routes/home": { cache: "public", tags: () => RESUME_TAGS },
   "routes/blog": {
@@ -90,7 +107,7 @@ export const routePolicies = {
     pendingText: LOADING_TEXT.posts,
     pendingInPage: true,
   },
-  "routes/blog.new": PRIVATE,
+  "routes/blog.new": OWNER,
   // A post shows others (related posts, tags): any post's change drops every post page.
   "routes/blog.post": {
     cache: "public",
@@ -112,21 +129,25 @@ export const routePolicies = {
     pendingText: LOADING_TEXT.posts,
     pendingInPage: true,
   },
-  "routes/blog.edit": { cache: "private", pendingText: LOADING_TEXT.page },
+  "routes/blog.edit": { ...OWNER, pendingText: LOADING_TEXT.page },
   "routes/login": PRIVATE,
   "routes/logout": PRIVATE,
-  "routes/admin.messages": PRIVATE,
-  "routes/admin.posts": PRIVATE,
+  "routes/admin.messages": OWNER,
+  "routes/admin.posts": OWNER,
   // The largest upload, with room for the form's other fields and multipart's boundaries.
   "routes/admin.profile": {
-    cache: "private",
+    ...OWNER,
     bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
   },
   "routes/api.contact": PRIVATE,
-  "routes/api.message-retry": PRIVATE,
-  "routes/api.posts": { cache: "private", bodyLimit: POST_BODY_LIMIT },
-  "routes/api.post": { cache: "private", bodyLimit: POST_BODY_LIMIT },
-  "routes/api.images": { cache: "private", bodyLimit: UPLOAD_LIMITS.image + BODY_LIMITS.form },
+  "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },
+  "routes/api.posts": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },
+  "routes/api.post": { ...OWNER, actionMethods: ["PUT", "DELETE"], bodyLimit: POST_BODY_LIMIT },
+  "routes/api.images": {
+    ...OWNER,
+    actionMethods: ["POST"],
+    bodyLimit: UPLOAD_LIMITS.image + BODY_LIMITS.form,
+  },
   "routes/media": { cache: "immutable" },
   "routes/resume": { cache: "public", tags: () => RESUME_TAGS },
   "routes/rss": FEED,
@@ -137,7 +158,8 @@ export const routePolicies = {
   "routes/tag-feed-json": FEED,
   "routes/sitemap": { cache: "public", tags: () => ["posts"] },
   "routes/robots": { cache: "public", tags: () => [] },
-  // Only in the build the end-to-end tests run (TEST_ROUTES=1, app/routes.ts).
+  // Only in the build the end-to-end tests run (TEST_ROUTES=1, app/routes.ts), and open: the
+  // tests seed and read through them without signing in.
   "routes/test.toast": PRIVATE,
   "routes/test.error": PRIVATE,
   "routes/test.slow": PRIVATE,

@@ -59,31 +59,76 @@ const concat = (parts: Uint8Array[]) => {
 const sqlState = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 
-/**
- * The PGlite client drizzle is given: PGlite itself, but `query` keeps prepared statements.
- * Transactions (`transaction`'s own `tx.query`) and everything else are PGlite's.
- */
-export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMENT_LIMIT): PGlite {
-  const statements = new Map<string, Statement>();
-  let counter = 0;
+/** The statements kept for one client, the least recently used first. */
+class PreparedStatements {
+  private readonly statements = new Map<string, Statement>();
+  private counter = 0;
+  private readonly client: PGlite;
+  private readonly limit: number;
 
-  const run = async (message: Uint8Array, options?: QueryOptions) =>
-    (await client.execProtocol(message, { syncToFs: false, onNotice: options?.onNotice })).messages;
+  constructor(client: PGlite, limit: number) {
+    this.client = client;
+    this.limit = limit;
+  }
 
-  async function prepare(text: string, options?: QueryOptions): Promise<Statement> {
-    if (statements.size >= limit) {
+  /** Runs `text` as its kept statement, preparing it first if it is not kept yet. */
+  async execute(text: string, params: unknown[], options?: QueryOptions) {
+    let statement = this.statements.get(text);
+    if (statement) {
+      // Most recently used last.
+      this.statements.delete(text);
+      this.statements.set(text, statement);
+    } else {
+      statement = await this.prepare(text, options);
+    }
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const type = statement.paramTypes[i];
+      const serialize =
+        type === undefined
+          ? undefined
+          : (options?.serializers?.[type] ?? this.client.serializers[type]);
+      return serialize ? serialize(value) : String(value);
+    });
+    const messages = await this.run(
+      concat([
+        protocol.serialize.bind({ statement: statement.name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]),
+      options,
+    );
+    await this.client.syncToFs();
+    return resultOf(this.client, statement, messages, options);
+  }
+
+  /** Stops keeping `text`'s statement (PostgreSQL no longer has it as it was). */
+  forget(text: string) {
+    this.statements.delete(text);
+  }
+
+  private async run(message: Uint8Array, options?: QueryOptions) {
+    const { messages } = await this.client.execProtocol(message, {
+      syncToFs: false,
+      onNotice: options?.onNotice,
+    });
+    return messages;
+  }
+
+  private async prepare(text: string, options?: QueryOptions): Promise<Statement> {
+    if (this.statements.size >= this.limit) {
       // Maps iterate in insertion order and each use re-inserts: the first is the least recent.
-      const [oldestText, oldest] = statements.entries().next().value!;
-      statements.delete(oldestText);
-      await run(
+      const [oldestText, oldest] = this.statements.entries().next().value!;
+      this.statements.delete(oldestText);
+      await this.run(
         concat([
           protocol.serialize.close({ type: "S", name: oldest.name }),
           protocol.serialize.sync(),
         ]),
       );
     }
-    const name = `site_${(counter += 1)}`;
-    const messages = await run(
+    const name = `site_${(this.counter += 1)}`;
+    const messages = await this.run(
       concat([
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: "S", name }),
@@ -99,73 +144,58 @@ export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMEN
           .find((m) => m instanceof protocol.messages.RowDescriptionMessage)
           ?.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })) ?? [],
     };
-    statements.set(text, statement);
+    this.statements.set(text, statement);
     return statement;
   }
+}
 
-  async function execute(text: string, params: unknown[], options?: QueryOptions) {
-    let statement = statements.get(text);
-    if (statement) {
-      // Most recently used last.
-      statements.delete(text);
-      statements.set(text, statement);
-    } else {
-      statement = await prepare(text, options);
+/**
+ * PGlite's parseResults, for one statement whose row description is known: each column's
+ * parser is looked up once (the caller's, else the client's), not once per value, and the
+ * client's parsers are not copied on every call.
+ */
+function resultOf(
+  client: PGlite,
+  statement: Statement,
+  messages: BackendMessage[],
+  options?: QueryOptions,
+) {
+  const columns = statement.fields.map(({ dataTypeID }) => {
+    const parser = options?.parsers?.[dataTypeID] ?? client.parsers[dataTypeID];
+    return parser ? (text: string) => parser(text, dataTypeID) : (text: string) => text;
+  });
+  const rows: Results["rows"] = [];
+  const arrays = options?.rowMode === "array";
+  let command = "";
+  let rowCount = Number.NaN;
+  for (const message of messages) {
+    if (message instanceof protocol.messages.DataRowMessage) {
+      const values = message.fields.map((text, i) => (text === null ? null : columns[i]!(text)));
+      rows.push(
+        arrays ? values : Object.fromEntries(statement.fields.map((f, i) => [f.name, values[i]])),
+      );
+    } else if (message instanceof protocol.messages.CommandCompleteMessage) {
+      const words = message.text.split(" ");
+      command = words[0] ?? "";
+      rowCount = Number.parseInt(words.at(-1)!, 10);
     }
-    const values = params.map((value, i) => {
-      if (value === null || value === undefined) return null;
-      const type = statement.paramTypes[i];
-      const serialize =
-        type === undefined ? undefined : (options?.serializers?.[type] ?? client.serializers[type]);
-      return serialize ? serialize(value) : String(value);
-    });
-    const messages = await run(
-      concat([
-        protocol.serialize.bind({ statement: statement.name, values }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-      ]),
-      options,
-    );
-    await client.syncToFs();
-    return resultOf(statement, messages, options);
   }
+  const result: Results & { command: string; rowCount?: number } = {
+    rows,
+    fields: statement.fields,
+    affectedRows: AFFECTING.has(command) && !Number.isNaN(rowCount) ? rowCount : 0,
+    command,
+  };
+  if (!Number.isNaN(rowCount)) result.rowCount = rowCount;
+  return result;
+}
 
-  /**
-   * PGlite's parseResults, for one statement whose row description is known: each column's
-   * parser is looked up once (the caller's, else the client's), not once per value, and the
-   * client's parsers are not copied on every call.
-   */
-  function resultOf(statement: Statement, messages: BackendMessage[], options?: QueryOptions) {
-    const columns = statement.fields.map(({ dataTypeID }) => {
-      const parser = options?.parsers?.[dataTypeID] ?? client.parsers[dataTypeID];
-      return parser ? (text: string) => parser(text, dataTypeID) : (text: string) => text;
-    });
-    const rows: Results["rows"] = [];
-    const arrays = options?.rowMode === "array";
-    let command = "";
-    let rowCount = Number.NaN;
-    for (const message of messages) {
-      if (message instanceof protocol.messages.DataRowMessage) {
-        const values = message.fields.map((text, i) => (text === null ? null : columns[i]!(text)));
-        rows.push(
-          arrays ? values : Object.fromEntries(statement.fields.map((f, i) => [f.name, values[i]])),
-        );
-      } else if (message instanceof protocol.messages.CommandCompleteMessage) {
-        const words = message.text.split(" ");
-        command = words[0] ?? "";
-        rowCount = Number.parseInt(words.at(-1)!, 10);
-      }
-    }
-    const result: Results & { command: string; rowCount?: number } = {
-      rows,
-      fields: statement.fields,
-      affectedRows: AFFECTING.has(command) && !Number.isNaN(rowCount) ? rowCount : 0,
-      command,
-    };
-    if (!Number.isNaN(rowCount)) result.rowCount = rowCount;
-    return result;
-  }
+/**
+ * The PGlite client drizzle is given: PGlite itself, but `query` keeps prepared statements.
+ * Transactions (`transaction`'s own `tx.query`) and everything else are PGlite's.
+ */
+export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMENT_LIMIT): PGlite {
+  const prepared = new PreparedStatements(client, limit);
 
   const query = (async (text: string, params: unknown[] = [], options?: QueryOptions) => {
     if (options?.blob || options?.paramTypes) return client.query(text, params, options);
@@ -174,10 +204,10 @@ export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMEN
     const result = await client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
         try {
-          return await execute(text, params, options);
+          return await prepared.execute(text, params, options);
         } catch (error) {
           const code = sqlState(error);
-          if (code === PLAN_CHANGED || code === STATEMENT_GONE) statements.delete(text);
+          if (code === PLAN_CHANGED || code === STATEMENT_GONE) prepared.forget(text);
           return null;
         }
       }),

@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 
 import type { ServerBuild } from "react-router";
 
+import { noticeTagOf } from "../app/lib/cache-tags";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
 import { senderOf, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
@@ -22,7 +23,7 @@ import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
-import { linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
+import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
 import { createRouteResolver, recordsOf } from "./routing";
 import { PageCache } from "./page-cache/store";
 
@@ -90,20 +91,12 @@ export {
 } from "../database/backup.server";
 // For tests/built: the cache and the node:http listener as the server runs them.
 export { PageCache, siteListener };
+/** For tests/built: the bundle's routes, each with its module, as React Router is given them. */
+export const routeManifest = async () => (await bundledBuild()).routes;
 
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
 export async function main({ root, buildDirectory = "build", dev }: MainOptions) {
-  let env;
-  try {
-    env = parseEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
+  const env = envOrExit();
   const dataDir = path.resolve(root, env.dataDir);
   // One process at a time may open an embedded database (PGlite has no locking of its own).
   if (!env.databaseUrl) takeDataDirLock(dataDir);
@@ -113,6 +106,63 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     // A development server has no build, so no template: PGlite runs initdb then.
     template: dev ? undefined : templatePath(path.join(root, buildDirectory)),
   });
+  await migrateAndSeed(database, root, env);
+  const ownerReady = ownerPasswordInPlace(database, env);
+
+  // A route without a policy (app/route-policy.ts) stops the server here, not at its first request.
+  createRouteResolver(recordsOf((await (dev?.loadBuild ?? bundledBuild)()).routes));
+
+  const workers = startWorkers(database, root, env);
+  // Development renders every request, so edits to the code show at once.
+  const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
+  const changes = await followChanges(database, pageCache, workers.publisher);
+  const app = createSiteApp({
+    env,
+    database,
+    root,
+    buildDirectory,
+    loadBuild: dev?.loadBuild,
+    wakeDelivery: workers.delivery.wake,
+    pageCache,
+    afterOwnerWrite: changes.pageCacheLink?.barrier,
+    ownerReady,
+  });
+  const server = listen(app, pageCache, env, dev);
+  server.listen(env.port, env.host, () => {
+    console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
+  });
+  // The delivery worker finishes the e-mail it is sending before the database closes.
+  stopOnSignals(
+    server,
+    async () => {
+      await workers.delivery.stop();
+      await workers.backups?.stop();
+      await workers.publisher.stop();
+      await changes.pageCacheLink?.close();
+      await changes.profileListener?.close();
+      await database.close();
+    },
+    () => {
+      if (!env.databaseUrl) releaseDataDirLock(dataDir);
+    },
+  );
+  return server;
+}
+
+/** The configuration, or the process ends saying what is wrong with it. */
+function envOrExit(): Env {
+  try {
+    return parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function migrateAndSeed(database: DatabaseHandle, root: string, env: Env) {
   await database.migrate(path.join(root, "database/migrations"), async (db) => {
     // Every database has a profile: a new one (or one from before it was stored) starts as
     // the site configuration says.
@@ -121,9 +171,14 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     const result = await seedDemoContent(db, demoContent);
     if (result === "seeded") console.log("Seeded the demo content into the empty database.");
   });
-  // Hashing the owner's password takes a third of a second on the thread pool: pages are
-  // served meanwhile, and requests that could sign in wait for it (server/http.ts).
-  const ownerReady = ensureOwnerPassword(database.db, env.ownerPassword).then(
+}
+
+/**
+ * Hashing the owner's password takes a third of a second on the thread pool: pages are served
+ * meanwhile, and requests that could sign in wait for this (server/middleware/owner-ready.ts).
+ */
+function ownerPasswordInPlace(database: DatabaseHandle, env: Env): Promise<void> {
+  return ensureOwnerPassword(database.db, env.ownerPassword).then(
     (generated) => {
       if (!generated) return;
       console.log(
@@ -136,15 +191,14 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
       process.exit(1);
     },
   );
+}
 
-  // A route without a policy (app/route-policy.ts) stops the server here, not at its first request.
-  createRouteResolver(recordsOf((await (dev?.loadBuild ?? bundledBuild)()).routes));
-
+/** What runs beside the requests: backups, contact delivery, scheduled publishing. */
+function startWorkers(database: DatabaseHandle, root: string, env: Env) {
   // BACKUP_DIR: a backup a day, the newest BACKUP_KEEP kept (database/backup.server.ts).
   const backups = env.backupDir
     ? startBackupSchedule(database.db, path.resolve(root, env.backupDir), env.backupKeep)
     : null;
-
   const delivery = startDeliveryWorker(
     database.db,
     mailTransportFrom(env),
@@ -155,31 +209,41 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   );
   // Scheduled posts go public at their time on every instance, with no request.
   const publisher = startPublisher(database.db);
-  // Development renders every request, so edits to the code show at once.
-  const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
-  // The profile each render reads is remembered in memory; a change made by another instance
-  // (or by SQL) is forgotten on the database's notice, before the pages showing it are dropped.
-  // A post's change notice may carry a new schedule: the publisher looks again.
+  return { backups, delivery, publisher };
+}
+
+/**
+ * The database's change notices, followed: the profile each render reads is remembered in
+ * memory, and a change made by another instance (or by SQL) is forgotten on its notice, before
+ * the pages showing it are dropped. A post's change notice may carry a new schedule: the
+ * publisher looks again.
+ */
+async function followChanges(
+  database: DatabaseHandle,
+  pageCache: PageCache | null,
+  publisher: { changed(): void },
+) {
   const forgetOnChange = (payload: string | null) => {
-    if (payload === null || !/^(posts|barrier:)/.test(payload)) forgetProfile(database.db);
-    if (payload === null || payload.startsWith("posts")) publisher.changed();
+    if (payload !== null && isBarrier(payload)) return;
+    // Null: notices may have been missed. A notice not understood may be about anything.
+    const tag = payload === null ? null : noticeTagOf(payload);
+    if (tag !== "posts") forgetProfile(database.db);
+    if (payload === null || tag === "posts") publisher.changed();
   };
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache
     ? null
     : await database.listen(PAGE_CACHE_CHANNEL, forgetOnChange, () => forgetOnChange(null));
-  const app = createSiteApp({
-    env,
-    database,
-    root,
-    buildDirectory,
-    loadBuild: dev?.loadBuild,
-    wakeDelivery: delivery.wake,
-    pageCache,
-    afterOwnerWrite: pageCacheLink?.barrier,
-    ownerReady,
-  });
+  return { pageCacheLink, profileListener };
+}
 
+/** The node:http server: cache hits at the listener (./fast-path.ts), the rest to the app. */
+function listen(
+  app: ReturnType<typeof createSiteApp>,
+  pageCache: PageCache | null,
+  env: Env,
+  dev: MainOptions["dev"],
+) {
   const trust = trustedProxies(env.trustProxy);
   const siteIsHttps = env.siteUrl.startsWith("https:");
   const listener = siteListener(app.fetch, pageCache, {
@@ -202,10 +266,14 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     dev ? (req, res) => dev.middlewares(req, res, () => listener(req, res)) : listener,
   );
   server.maxConnections = CONNECTION_LIMITS.maxConnections;
-  server.listen(env.port, env.host, () => {
-    console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
-  });
+  return server;
+}
 
+/**
+ * On SIGTERM or SIGINT: stop accepting, let in-flight requests finish (idle keep-alive sockets
+ * go at once), then `close` what runs beside them and exit; after SHUTDOWN_GRACE_MS, exit anyway.
+ */
+function stopOnSignals(server: Server, close: () => Promise<void>, release: () => void) {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -216,21 +284,13 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     forced.unref();
-    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets go now.
-    // Then the delivery worker finishes the e-mail it is sending, and the database closes.
     server.close(() => {
-      delivery
-        .stop()
-        .then(() => backups?.stop())
-        .then(() => publisher.stop())
-        .then(() => pageCacheLink?.close())
-        .then(() => profileListener?.close())
-        .then(() => database.close())
+      close()
         .catch((error: unknown) =>
           console.error("Closing the database failed:", errorMessage(error)),
         )
         .finally(() => {
-          if (!env.databaseUrl) releaseDataDirLock(dataDir);
+          release();
           process.exit(0);
         });
     });
@@ -238,6 +298,4 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
-
-  return server;
 }

@@ -114,7 +114,7 @@ export function serveCachedPage(
     ),
     ["X-Request-Id", randomUUID()],
   ];
-  // As the full app does (server/http.ts): HSTS on https requests only.
+  // As the full app does (server/security.ts): HSTS on https requests only.
   if (isSecure(req)) headers.push(["Strict-Transport-Security", HSTS]);
   if (notModified) {
     res.writeHead(304, headers.filter(([name]) => name.toLowerCase() !== "content-type").flat());
@@ -161,7 +161,7 @@ export function siteListener(
     isSecure,
   }: {
     showCacheStatus?: boolean;
-    /** Whether a request is https (server/http.ts decides the same for the full app). */
+    /** Whether a request is https (server/middleware/sender.ts decides the same for the full app). */
     isSecure?: (req: IncomingMessage) => boolean;
   } = {},
 ) {

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 
 import routes from "../app/routes";
-import { routePolicies } from "../app/route-policy";
+import { routePolicies, type RoutePolicy } from "../app/route-policy";
 import { appRouteManifest, appRouteRecords, resolveAppRoute } from "../tests/app-routes";
 import { createRouteResolver, RESOLVED_PATHS_KEPT, routing } from "./routing";
 
@@ -87,6 +87,27 @@ describe("route resolution", () => {
     );
   });
 
+  it("refuses an owner-only route a cache could keep, and an open route nested in one", () => {
+    const records = [
+      { id: "root", path: "" },
+      { id: "owner", parentId: "root", path: "owner" },
+      { id: "nested", parentId: "owner", path: "nested" },
+      { id: "cached", parentId: "root", path: "cached" },
+    ];
+    const table: Record<string, RoutePolicy> = {
+      owner: { cache: "private", access: "owner" },
+      nested: { cache: "private" },
+      cached: { cache: "public", access: "owner" },
+    };
+    expect(() => createRouteResolver(records, (id) => table[id])).toThrow(
+      "Owner-only routes not private: cached\n" +
+        "Routes nested in an owner-only route but not owner-only: nested",
+    );
+    table.nested = { cache: "private", access: "owner" };
+    table.cached = { cache: "private", access: "owner" };
+    expect(() => createRouteResolver(records, (id) => table[id])).not.toThrow();
+  });
+
   it("has a policy for every route and no policy for a route that is not there", () => {
     const ids = appRouteRecords()
       .map((record) => record.id)
@@ -126,6 +147,33 @@ describe("routing middleware", () => {
       }
     }
     expect(renders()).toBe(0);
+  });
+
+  it("sends a spelling straight to where its canonical URL moves, when it moves", async () => {
+    const app = new Hono();
+    const asked: string[] = [];
+    app.use(
+      routing(async () => appRouteManifest(), {
+        movedTo: async (route) => {
+          asked.push(route.canonical!);
+          return route.params.slug === "1" ? "/blog/first-post" : null;
+        },
+      }),
+    );
+    app.all("*", (c) => c.text("page"));
+    for (const [path, location] of [
+      ["/BLOG/1?x=1", "/blog/first-post"],
+      ["/blog/%31/", "/blog/first-post"],
+      ["/BLOG/2?x=1", "/blog/2?x=1"],
+      ["/RSS.XML", "/rss.xml"],
+    ] as const) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(301);
+      expect(response.headers.get("location"), path).toBe(location);
+    }
+    // Canonical spellings are answered without asking.
+    expect((await app.request("/blog/1")).status).toBe(200);
+    expect(asked).toEqual(["/blog/1", "/blog/1", "/blog/2", "/rss.xml"]);
   });
 
   it("renders canonical paths, unknown paths and writes as they are", async () => {

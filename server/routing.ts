@@ -7,7 +7,7 @@ import {
   type ServerBuild,
 } from "react-router";
 
-import { policyOf, type RoutePolicy } from "../app/route-policy";
+import { policyOf as policyOfRoute, type RoutePolicy } from "../app/route-policy";
 
 /** A route as the server build lists it (`build.routes`): flat, each naming its parent. */
 export type RouteRecord = {
@@ -45,15 +45,17 @@ type Branch = RouteObject & { fullPath: string };
 /**
  * Resolves request paths with React Router's own matcher over the build's routes, so case,
  * trailing slashes and percent-encoding mean here what they mean to the router. Throws when a
- * route has no entry in app/route-policy.ts: a page must not silently go without caching or
- * privacy.
+ * route has no entry in app/route-policy.ts (a page must not silently go without caching or
+ * privacy), or an owner-only one would not be private.
  */
-export function createRouteResolver(records: Iterable<RouteRecord>) {
+export function createRouteResolver(
+  records: Iterable<RouteRecord>,
+  /** The policy table's lookup; tests give tables of their own. */
+  policyOf: PolicyOf = policyOfRoute,
+) {
   const list = [...records];
-  const missing = list.filter((r) => r.id !== "root" && !policyOf(r.id)).map((r) => r.id);
-  if (missing.length > 0) {
-    throw new Error(`Routes without a policy in app/route-policy.ts: ${missing.join(", ")}`);
-  }
+  const problems = policyProblems(list, policyOf);
+  if (problems.length > 0) throw new Error(problems.join("\n"));
   const tree = treeOf(list);
   // React Router's matchRoutes flattens, ranks and compiles the whole route tree on every call,
   // so the paths asked most recently keep their answer (docs/decisions/013-route-policy.md).
@@ -94,6 +96,38 @@ export function createRouteResolver(records: Iterable<RouteRecord>) {
 
 export type RouteResolver = ReturnType<typeof createRouteResolver>;
 
+type PolicyOf = (id: string) => RoutePolicy | undefined;
+
+/** What in app/route-policy.ts does not fit the build's routes; empty when all is well. */
+function policyProblems(records: RouteRecord[], policyOf: PolicyOf): string[] {
+  const routes = records.filter((record) => record.id !== "root");
+  const missing = routes.filter((record) => !policyOf(record.id)).map((record) => record.id);
+  if (missing.length > 0) {
+    return [`Routes without a policy in app/route-policy.ts: ${missing.join(", ")}`];
+  }
+  const parents = new Map(records.map((record) => [record.id, record.parentId]));
+  const owners = (id: string | undefined): boolean =>
+    id !== undefined && (policyOf(id)?.access === "owner" || owners(parents.get(id)));
+  const problems: string[] = [];
+  const shared = routes.filter(
+    (record) => owners(record.id) && policyOf(record.id)?.cache !== "private",
+  );
+  if (shared.length > 0) {
+    problems.push(`Owner-only routes not private: ${shared.map((r) => r.id).join(", ")}`);
+  }
+  // The parent's gate runs for a nested route's requests too, but judges them by the parent's
+  // own loader and action: the nested route's action is guarded by its own gate alone.
+  const open = routes.filter(
+    (record) => policyOf(record.id)?.access !== "owner" && owners(record.parentId),
+  );
+  if (open.length > 0) {
+    problems.push(
+      `Routes nested in an owner-only route but not owner-only: ${open.map((r) => r.id).join(", ")}`,
+    );
+  }
+  return problems;
+}
+
 function treeOf(records: RouteRecord[]): Branch[] {
   const build = (parentId: string | undefined, parentPath: string): Branch[] =>
     records
@@ -122,6 +156,14 @@ const CANONICAL_REDIRECT_CACHE = "public, max-age=86400";
 
 type RoutingVariables = { route?: ResolvedRoute };
 
+export type RoutingOptions = {
+  /**
+   * Where the canonical URL itself moves for good, if it does (./moved-posts.ts): a spelling
+   * that is not canonical is sent there at once, not through the canonical URL's own 301.
+   */
+  movedTo?: (route: ResolvedRoute) => Promise<string | null>;
+};
+
 /**
  * Resolves every request's route once, for the middleware after it (`c.get("route")`), and
  * answers a GET or HEAD spelled in a way the router accepts but that is not canonical with a 301
@@ -129,6 +171,7 @@ type RoutingVariables = { route?: ResolvedRoute };
  */
 export function routing(
   loadRoutes: () => Promise<ServerBuild["routes"]>,
+  { movedTo }: RoutingOptions = {},
 ): MiddlewareHandler<{ Variables: RoutingVariables }> {
   const resolvers = new WeakMap<object, RouteResolver>();
   return async (c, next) => {
@@ -143,10 +186,11 @@ export function routing(
     const route = resolve(url.pathname);
     const method = c.req.method;
     if (route.canonical && (method === "GET" || method === "HEAD")) {
+      const moved = movedTo && (await movedTo(route));
       return new Response(null, {
         status: 301,
         headers: {
-          Location: route.canonical + url.search,
+          Location: moved || route.canonical + url.search,
           "Cache-Control": CANONICAL_REDIRECT_CACHE,
         },
       });

@@ -42,7 +42,7 @@ export function securityHeaders({
           ...(https ? { upgradeInsecureRequests: [] } : {}),
         },
     referrerPolicy: "strict-origin-when-cross-origin",
-    // Per request instead (server/http.ts): only an https request gets it.
+    // Per request instead (strictTransportSecurity): only an https request gets it.
     strictTransportSecurity: false,
     xFrameOptions: "DENY",
     crossOriginOpenerPolicy: "same-origin",
@@ -87,6 +87,19 @@ export function privateResponses(): MiddlewareHandler<{ Variables: { route?: Res
     if (privateRoute || withSession || c.res.headers.has("set-cookie")) {
       c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
     }
+  };
+}
+
+/**
+ * HSTS only on an https request: a browser ignores it over http anyway, and a direct request
+ * past the proxy is not the site as visitors see it.
+ */
+export function strictTransportSecurity(): MiddlewareHandler<{
+  Variables: { sender: { secure: boolean } };
+}> {
+  return async (c, next) => {
+    await next();
+    if (c.get("sender").secure) c.res.headers.set("Strict-Transport-Security", HSTS);
   };
 }
 

@@ -5,7 +5,6 @@ import { pickContact } from "~/features/contact";
 import { mailDeliveryConfigured } from "~/features/contact/index.server";
 import { pageMeta } from "~/features/site";
 import { siteOf } from "~/features/site";
-import { requireOwnerPage } from "~/features/owner/index.server";
 import { listMessages, type MessageStatus } from "~/features/contact/index.server";
 
 import type { Route } from "./+types/admin.messages";
@@ -13,8 +12,7 @@ import type { Route } from "./+types/admin.messages";
 /** A stored message's status, or "off" while it waits with no transport configured. */
 export type DeliveryState = MessageStatus | "off";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireOwnerPage(request, context);
+export async function loader({ context }: Route.LoaderArgs) {
   const { db, env } = context.get(appContext);
   const deliveryOn = mailDeliveryConfigured(env);
   const messages = await listMessages(db);

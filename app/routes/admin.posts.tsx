@@ -7,7 +7,6 @@ import { formatDateTime, formatLongDate } from "~/lib/format";
 import { readBlogQuery } from "~/lib/pagination";
 import { postPath, PUBLISH_TEXT, type PublishState } from "~/features/posts";
 import { pageMeta } from "~/features/site";
-import { requireOwnerPage } from "~/features/owner/index.server";
 import { siteOf } from "~/features/site";
 import { listOwnerPosts } from "~/features/posts/index.server";
 
@@ -19,7 +18,6 @@ export const OWNER_PAGE_SIZE = 20;
 
 /** `/admin/posts`: every post, drafts and scheduled ones included, newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireOwnerPage(request, context);
   const page = readBlogQuery(new URL(request.url).searchParams).page ?? 1;
   const result = await listOwnerPosts(context.get(appContext).db, {
     page,

@@ -1,7 +1,6 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { requireOwnerWrite } from "~/features/owner/index.server";
 import {
   IMAGE_FIELD,
   postImageOf,
@@ -25,7 +24,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
     return data({ ok: false, error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
   }
-  await requireOwnerWrite(request, context);
   let file: FormDataEntryValue | null;
   try {
     file = (await request.formData()).get(IMAGE_FIELD);

@@ -2,7 +2,6 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
-import { requireOwnerWrite } from "~/features/owner/index.server";
 import { retryMessage } from "~/features/contact/index.server";
 
 import type { Route } from "./+types/api.message-retry";
@@ -11,7 +10,6 @@ import type { Route } from "./+types/api.message-retry";
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST")
     return data({ ok: false }, { status: 405, headers: { Allow: "POST" } });
-  await requireOwnerWrite(request, context);
   const id = parseSerialId(params.id);
   const { db, wakeDelivery } = context.get(appContext);
   if (id === null || !(await retryMessage(db, id))) {

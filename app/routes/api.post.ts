@@ -3,7 +3,6 @@ import { data } from "react-router";
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { readPostWrite } from "~/features/posts/index.server";
-import { requireOwnerWrite } from "~/features/owner/index.server";
 import { PUBLISH_TEXT } from "~/features/posts";
 import { deletePost, SlugTakenError, updatePost } from "~/features/posts/index.server";
 
@@ -23,7 +22,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       { status: 405, headers: { Allow: "PUT, DELETE" } },
     );
   }
-  await requireOwnerWrite(request, context);
   const id = parseSerialId(params.id);
   if (id === null) return notFound();
   const { db } = context.get(appContext);

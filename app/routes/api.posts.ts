@@ -2,7 +2,6 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { readPostWrite } from "~/features/posts/index.server";
-import { requireOwnerWrite } from "~/features/owner/index.server";
 import { PUBLISH_TEXT } from "~/features/posts";
 import { createPost, SlugTakenError } from "~/features/posts/index.server";
 
@@ -16,7 +15,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
     return data({ ok: false, error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
   }
-  await requireOwnerWrite(request, context);
   const write = await readPostWrite(request);
   if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });
   const { publish, ...post } = write.value;

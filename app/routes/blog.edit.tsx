@@ -9,13 +9,11 @@ import { pageMeta } from "~/features/site";
 import { siteOf } from "~/features/site";
 import { loadWriteSanitizer } from "~/features/posts/index.server";
 import { warmHighlighter } from "~/features/posts/index.server";
-import { requireOwnerPage } from "~/features/owner/index.server";
 import { getPost } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.edit";
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireOwnerPage(request, context);
+export async function loader({ context, params }: Route.LoaderArgs) {
   warmHighlighter();
   const id = parseSerialId(params.id);
   const post = id === null ? null : await getPost(context.get(appContext).db, id);

@@ -2,12 +2,10 @@ import { PostEditor } from "~/features/posts/index.editor";
 import { pageMeta } from "~/features/site";
 import { siteOf } from "~/features/site";
 import { warmHighlighter } from "~/features/posts/index.server";
-import { requireOwnerPage } from "~/features/owner/index.server";
 
 import type { Route } from "./+types/blog.new";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireOwnerPage(request, context);
+export async function loader() {
   warmHighlighter();
   return null;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 
+import { type CacheTag, noticeTagOf } from "../../app/lib/cache-tags";
 import { notify, type DatabaseHandle } from "../../database/db.server";
 import type { PageCache } from "./store";
 
@@ -8,16 +9,21 @@ export const PAGE_CACHE_CHANNEL = "page_cache";
 /** The longest an owner's write waits for its own change notification to come back. */
 const BARRIER_TIMEOUT_MS = 1000;
 
-/** Notices that name one tag each (migration 0005): parts of the owner's résumé. */
-const RESUME_CHANGES = new Set(["site", "profile", "experience", "education"]);
+/**
+ * What this server sends on the channel itself (`barrier:<uuid>`), to learn when its own writes'
+ * notices have arrived: no change, and no tag.
+ */
+const BARRIER_PREFIX = "barrier:";
 
-/** The tags a NOTIFY payload from migrations 0004-0005 drops; "all" when it is not understood. */
-export function tagsOfChange(payload: string): string[] | "all" {
-  if (RESUME_CHANGES.has(payload)) return [payload];
+export const isBarrier = (payload: string) => payload.startsWith(BARRIER_PREFIX);
+
+/** The tags a NOTIFY payload (app/lib/cache-tags.ts) drops; "all" when it is not understood. */
+export function tagsOfChange(payload: string): CacheTag[] | "all" {
+  const tag = noticeTagOf(payload);
+  if (tag === null) return "all";
   // Any post's change drops every blog page: a post's page shows others (related posts), and a
   // new slug or tag moves links on pages that do not name the post.
-  if (payload === "posts" || /^posts:\d+(?:,\d+)*$/.test(payload)) return ["posts", "post-pages"];
-  return "all";
+  return tag === "posts" ? ["posts", "post-pages"] : [tag];
 }
 
 /**
@@ -34,7 +40,7 @@ export async function linkPageCache(
   const subscription = await database.listen(
     PAGE_CACHE_CHANNEL,
     (payload) => {
-      if (payload.startsWith("barrier:")) {
+      if (isBarrier(payload)) {
         waiting.get(payload)?.();
         return;
       }
@@ -48,7 +54,7 @@ export async function linkPageCache(
   );
   return {
     barrier: async () => {
-      const token = `barrier:${randomUUID()}`;
+      const token = `${BARRIER_PREFIX}${randomUUID()}`;
       let timer: NodeJS.Timeout | undefined;
       const seen = new Promise<void>((resolve) => {
         waiting.set(token, resolve);

@@ -61,7 +61,7 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
 export type RenderState = { degraded: boolean };
 /**
  * What the middleware reads from earlier ones: the nonce (security), the route (routing) and
- * whether the request is https (server/http.ts), which names the session cookie.
+ * whether the request is https (../middleware/sender.ts), which names the session cookie.
  */
 type Variables = {
   secureHeadersNonce?: string;

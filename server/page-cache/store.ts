@@ -1,3 +1,4 @@
+import type { CacheTag } from "../../app/lib/cache-tags";
 import { gzipTemplate, plainTemplate, type Rendered, type StoredBody } from "./template";
 
 /**
@@ -30,7 +31,7 @@ export type Entry = StoredBody & {
   status: number;
   headers: [string, string][];
   etag: string;
-  tags: string[];
+  tags: readonly CacheTag[];
   bytes: number;
   storedAt: number;
   probation: boolean;
@@ -41,7 +42,7 @@ export type CacheStatus = "hit" | "miss" | "bypass";
 export class PageCache {
   readonly maxBytes: number;
   private entries = new Map<string, Entry>();
-  private byTag = new Map<string, Set<string>>();
+  private byTag = new Map<CacheTag, Set<string>>();
   private inflight = new Map<string, Promise<Entry | null>>();
   private generation = 0;
   private bytes = 0;
@@ -95,7 +96,7 @@ export class PageCache {
   }
 
   /** Drops the entries carrying any of `tags`, or everything; renders in flight are not stored. */
-  invalidate(tags: string[] | "all") {
+  invalidate(tags: readonly CacheTag[] | "all") {
     this.generation++;
     if (tags === "all") {
       this.entries.clear();

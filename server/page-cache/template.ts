@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { constants as zlib, crc32, deflateRawSync, gzipSync } from "node:zlib";
 
+import type { CacheTag } from "../../app/lib/cache-tags";
 import { crc32Resplice, crc32Shift } from "../crc32";
 
 /**
@@ -31,7 +32,7 @@ export type Rendered = {
   status: number;
   headers: [string, string][];
   etag: string;
-  tags: string[];
+  tags: readonly CacheTag[];
   parts: Buffer[];
 };
 

@@ -38,7 +38,7 @@ function expectSecurityHeaders(response: APIResponse) {
   for (const directive of CSP_DIRECTIVES)
     expect(csp, `CSP on ${response.url()}`).toMatch(directive);
   expect(headers["content-security-policy-report-only"]).toBeUndefined();
-  // Plain http here: HSTS only over https (tests/integration/http.test.ts).
+  // Plain http here: HSTS only over https (server/http.test.ts).
   expect(headers["strict-transport-security"]).toBeUndefined();
   expect(headers["x-powered-by"]).toBeUndefined();
   expect(headers["server"]).toBeUndefined();

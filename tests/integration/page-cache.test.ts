@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import type { CacheTag } from "../../app/lib/cache-tags";
 import { SEED_PROFILE } from "../../app/features/site/site.server";
 import {
   createPost,
@@ -26,7 +27,7 @@ const post = {
 } satisfies PostWriteInput;
 
 /** A public page's tags, as app/route-policy.ts declares them. */
-function tagsOf(pathname: string): string[] {
+function tagsOf(pathname: string): readonly CacheTag[] {
   const route = resolveAppRoute(pathname);
   if (route.policy.cache !== "public") throw new Error(`${pathname} is not a public page`);
   return route.policy.tags?.(route.params) ?? [];

@@ -1,3 +1,4 @@
+export { type GuardedRoute, ownerOnly, SIGN_IN_REQUIRED } from "./access.server";
 export {
   SIGN_IN_BUSY,
   SIGN_IN_BUSY_RETRY_MS,
@@ -13,8 +14,6 @@ export {
   deviceTokenOf,
   hasOwnerSession,
   isOwner,
-  requireOwnerPage,
-  requireOwnerWrite,
   safeRedirect,
   sessionCookie,
   sessionIdOf,

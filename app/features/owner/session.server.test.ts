@@ -7,7 +7,7 @@ import type { Database } from "../../../database/db.server";
 import { parseEnv } from "~/lib/env.server";
 import { safeRedirect, sessionCookie } from "./session.server";
 
-/** A request's context as server/http.ts makes it: `secure` is its finding about https. */
+/** A request's context as server/middleware/react-router.ts makes it: `secure` is its finding about https. */
 function contextFor(siteUrl: string, secure = siteUrl.startsWith("https:")) {
   const context = new RouterContextProvider();
   context.set(appContext, {

@@ -1,4 +1,4 @@
-import { createCookie, data, redirect, type RouterContextProvider } from "react-router";
+import { createCookie, type RouterContextProvider } from "react-router";
 
 import { appContext } from "~/context";
 import { SECOND_MS } from "~/lib/format";
@@ -99,17 +99,4 @@ export function safeRedirect(target: FormDataEntryValue | string | null | undefi
   if (url.origin !== REDIRECT_BASE) return "/";
   const path = url.pathname + url.search + url.hash;
   return /^\/[/\\]/.test(path) ? "/" : path;
-}
-
-/** Owner pages: anyone else is sent to sign in, and comes back afterwards. */
-export async function requireOwnerPage(request: Request, context: Context) {
-  if (await isOwner(request, context)) return;
-  const url = new URL(request.url);
-  throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
-}
-
-/** Owner writes: anyone else gets 401 and nothing changes. */
-export async function requireOwnerWrite(request: Request, context: Context) {
-  if (await isOwner(request, context)) return;
-  throw data({ ok: false as const, error: "Sign in to do this." }, { status: 401 });
 }
