@@ -424,6 +424,18 @@ for (const driver of drivers) {
         expect(marked(escaped.posts[0]!.match!.snippet)).toContain("Write <[script]> tags");
       });
 
+      it("shows a matching title whole, short words first too, with its matches marked", async () => {
+        await createPost(
+          database.db,
+          write({ title: "Tom & Jerry <3 100% uptime, as we did it", description: "A cartoon" }),
+        );
+        const result = await search(database.db, "100% uptime");
+        expect(titles(result)).toEqual(["Tom & Jerry <3 100% uptime, as we did it"]);
+        expect(marked(result.posts[0]!.match!.title)).toBe(
+          "Tom & Jerry <3 [100]% [uptime], as we did it",
+        );
+      });
+
       it("falls back to a part of a title or description for what has no words", async () => {
         await createPost(database.db, write({ title: "100% uptime", description: "🚀 launch" }));
         expect(await found(database.db, "%")).toEqual(["100% uptime"]);

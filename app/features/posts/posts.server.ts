@@ -159,7 +159,14 @@ function tsqueryOf(search: string): SQL | null {
 }
 
 const RANK_WEIGHTS = sql`'{0, 0.1, 0.4, 1}'::float4[]`;
-const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+const MARKS = `StartSel=${MARK_START}, StopSel=${MARK_END}`;
+/** A snippet: up to two fragments of the text around the matches. */
+const SNIPPET_OPTIONS = `${MARKS}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+/**
+ * A title whole, its matches marked. HighlightAll keeps every word only without fragments: with
+ * MaxFragments the title was cut like a snippet, losing short words at its start ("Tom & Jerry").
+ */
+const WHOLE_OPTIONS = `${MARKS}, HighlightAll=true`;
 /**
  * What the text a snippet is cut from goes through: the marks' own characters are dropped, and
  * angle brackets stand in as two private-use characters, which ts_headline's parser takes for
@@ -215,11 +222,11 @@ async function fullTextPage(db: Database, page: number, query: SQL): Promise<Pos
              ${tagsOfPost} as tags,
              hits.total,
              ts_headline('blog_search', translate(title, ${SNIPPET_FROM}, ${SNIPPET_TO}), q.query,
-                         ${`${HEADLINE_OPTIONS}, HighlightAll=true`}) as title_marked,
+                         ${WHOLE_OPTIONS}) as title_marked,
              ts_headline('blog_search', translate(coalesce(description, ''), ${SNIPPET_FROM}, ${SNIPPET_TO}),
-                         q.query, ${HEADLINE_OPTIONS}) as description_marked,
+                         q.query, ${SNIPPET_OPTIONS}) as description_marked,
              ts_headline('blog_search', translate(blog_post_text(content), ${SNIPPET_FROM}, ${SNIPPET_TO}),
-                         q.query, ${HEADLINE_OPTIONS}) as body_marked
+                         q.query, ${SNIPPET_OPTIONS}) as body_marked
       from hits join blog_posts using (id), q
       order by hits.rank desc, hits.published_at desc, hits.id desc`),
   );
