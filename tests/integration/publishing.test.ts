@@ -11,19 +11,21 @@ import { postSlugOf } from "../../app/features/posts/slug";
 import { MARK_END, MARK_START } from "../../app/features/posts/search-query";
 import {
   allPostDates,
-  createPost,
   findPostByPath,
   listPostsPage,
   listRecentPosts,
   listTagPage,
   listTags,
+  relatedPosts,
+} from "../../app/features/posts/read.server";
+import {
+  createPost,
   nextScheduledIn,
   publishDuePosts,
-  relatedPosts,
   SlugTakenError,
   updatePost,
   type PostWriteInput,
-} from "../../app/features/posts/posts.server";
+} from "../../app/features/posts/write.server";
 import { openDatabase, PGLITE_EXTENSIONS } from "../../database/db.server";
 import { startPublisher } from "../../server/publisher";
 import {

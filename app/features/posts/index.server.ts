@@ -1,22 +1,24 @@
 export { readPostWrite } from "./content.server";
 export { FEED_LANGUAGE, type Feed, serveFeed } from "./feeds.server";
 export { warmHighlighter } from "./highlight.server";
+export { type PostPage } from "./post-rows.server";
 export {
-  type PostPage,
-  SlugTakenError,
   allPostDates,
-  createPost,
-  deletePost,
   findPostByPath,
   getPost,
   listOwnerPosts,
   listPostsPage,
   listTagPage,
   listTags,
+  relatedPosts,
+} from "./read.server";
+export {
+  SlugTakenError,
+  createPost,
+  deletePost,
   nextScheduledIn,
   publishDuePosts,
-  relatedPosts,
   updatePost,
-} from "./posts.server";
+} from "./write.server";
 export { type RenderedPost, renderPostHtml } from "./render.server";
 export { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
