@@ -4,14 +4,13 @@ export { warmHighlighter } from "./highlight.server";
 export { type PostPage } from "./post-rows.server";
 export {
   allPostDates,
-  findPostByPath,
   getPost,
   listOwnerPosts,
   listPostsPage,
   listTagPage,
   listTags,
-  relatedPosts,
 } from "./read.server";
+export { readPostView } from "./reader/post-view.server";
 export {
   SlugTakenError,
   createPost,
@@ -20,5 +19,4 @@ export {
   publishDuePosts,
   updatePost,
 } from "./write.server";
-export { type RenderedPost, renderPostHtml } from "./render.server";
-export { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
+export { loadWriteSanitizer } from "./sanitize.server";

@@ -21,6 +21,7 @@ import {
   type Post,
   type PostPage,
 } from "./post-rows.server";
+import type { RelatedPost } from "./reader/post-view";
 import { searchPage } from "./search.server";
 import { SLUG_FORMAT } from "./slug";
 
@@ -168,8 +169,6 @@ export async function findPostByPath(
     .where(eq(postSlugs.slug, slug));
   return post ? { post, moved: post.slug !== segment } : null;
 }
-
-export type RelatedPost = { slug: string; title: string; publishedAt: Date };
 
 /**
  * Up to `limit` other published posts for the foot of a post: those sharing the most tags
