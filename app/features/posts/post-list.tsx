@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useNavigationType } from "react-router";
 
 import { Pagination } from "~/ui/pagination";
-import { PostCard, type PostCardData } from "~/features/posts/post-card";
+import { PostCard, type PostCardData } from "./post-card";
 import { usePendingText } from "~/features/site";
 import { scrollToTop } from "~/lib/scroll";
 

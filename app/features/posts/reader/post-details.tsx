@@ -1,5 +1,6 @@
-import { formatDateTime, formatLongDate } from "~/lib/format";
+import { formatDateTime } from "~/lib/format";
 
+import { PostDate } from "../post-date";
 import { PUBLISH_TEXT } from "../publishing";
 import { readingTimeText } from "../rules";
 import type { PostView, RenderedPost } from "./post-view";
@@ -37,12 +38,7 @@ export function PostDetails({
 }) {
   return (
     <div className="mt-3 flex flex-wrap items-center gap-3">
-      <time
-        dateTime={new Date(post.publishedAt).toISOString()}
-        className="text-slate-600 dark:text-slate-400"
-      >
-        {formatLongDate(post.publishedAt)}
-      </time>
+      <PostDate date={post.publishedAt} className="text-slate-600 dark:text-slate-400" />
       {versions.map(({ key, rendered }) => (
         <span
           key={key}

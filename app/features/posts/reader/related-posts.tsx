@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 
-import { formatLongDate } from "~/lib/format";
-
+import { PostDate } from "../post-date";
 import { postPath } from "../publishing";
 import type { RelatedPost } from "./post-view";
 
@@ -24,12 +23,10 @@ export function RelatedPosts({ posts }: { posts: RelatedPost[] }) {
             >
               {post.title}
             </Link>
-            <time
-              dateTime={new Date(post.publishedAt).toISOString()}
+            <PostDate
+              date={post.publishedAt}
               className="ml-2 text-sm text-slate-600 dark:text-slate-400"
-            >
-              {formatLongDate(post.publishedAt)}
-            </time>
+            />
           </li>
         ))}
       </ul>
