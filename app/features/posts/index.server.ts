@@ -1,4 +1,5 @@
 export { readPostWrite } from "./content.server";
+export { editablePostOf } from "./editor/editable-post.server";
 export { FEED_LANGUAGE, type Feed, serveFeed } from "./feeds.server";
 export { warmHighlighter } from "./highlight.server";
 export { type PostPage } from "./post-rows.server";
@@ -19,4 +20,3 @@ export {
   publishDuePosts,
   updatePost,
 } from "./write.server";
-export { loadWriteSanitizer } from "./sanitize.server";

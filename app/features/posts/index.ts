@@ -1,4 +1,7 @@
+export { BlogIndex } from "./blog-index";
 export { FEED_FORMAT, FEED_FORMATS, feedAlternates, feedPath } from "./feeds";
+export { NewPostLink } from "./new-post-link";
+export { OwnerPostList } from "./owner-post-list";
 export { PostList } from "./post-list";
 export { PUBLISH_TEXT, type PublishState, isTag, postPath, tagPath } from "./publishing";
 export { postMeta } from "./reader/post-meta";

@@ -2,13 +2,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
-import {
-  blogPosts,
-  blogStats,
-  postSlugs,
-  postTags,
-  type PostStatus,
-} from "../../../database/schema";
+import { blogPosts, blogStats, postSlugs, postTags } from "../../../database/schema";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { parseSerialId } from "~/lib/ids";
 import {
@@ -21,6 +15,7 @@ import {
   type Post,
   type PostPage,
 } from "./post-rows.server";
+import type { OwnerPostRow } from "./owner-post-list";
 import type { RelatedPost } from "./reader/post-view";
 import { searchPage } from "./search.server";
 import { SLUG_FORMAT } from "./slug";
@@ -262,15 +257,6 @@ export async function* allPostDates(
     after = { at: last.at, id: last.id };
   }
 }
-
-export type OwnerPostRow = {
-  id: number;
-  slug: string;
-  title: string;
-  status: PostStatus;
-  publishedAt: Date | null;
-  updatedAt: Date;
-};
 
 /** The owner's list: every post whatever its state, the most recently changed first. */
 export async function listOwnerPosts(
