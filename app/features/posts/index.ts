@@ -7,4 +7,5 @@ export { PUBLISH_TEXT, type PublishState, isTag, postPath, tagPath } from "./pub
 export { postMeta } from "./reader/post-meta";
 export { PostReader } from "./reader/post-reader";
 export { EDITOR_TEXT, POST_BODY_LIMIT, POST_LIMITS } from "./rules";
-export { TagIndex, TagPage } from "./tag-pages";
+export { TagIndex } from "./tag-index";
+export { TagPage } from "./tag-page";
