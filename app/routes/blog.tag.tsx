@@ -1,15 +1,11 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 
-import { PostList } from "~/features/posts";
 import { appContext } from "~/context";
-import { feedAlternates, FEED_FORMATS, feedPath } from "~/features/posts";
-import { formatCount } from "~/lib/format";
+import { feedAlternates, isTag, tagPath, TagPage } from "~/features/posts";
+import { listTagPage, type PostPage } from "~/features/posts/index.server";
+import { pageMeta, siteOf } from "~/features/site";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
-import { isTag, tagPath } from "~/features/posts";
-import { pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
-import { listTagPage, type PostPage } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.tag";
 
@@ -59,45 +55,5 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
 
 export default function TagPosts({ loaderData }: Route.ComponentProps) {
   const { tag, posts, page, pageCount, total } = loaderData;
-
-  return (
-    <div className="py-12">
-      <Link
-        to="/blog/tags"
-        className="text-sm font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300"
-      >
-        All tags
-      </Link>
-      <h1 className="mt-2 text-3xl font-bold break-words text-slate-900 sm:text-4xl dark:text-white">
-        Posts tagged #{tag}
-      </h1>
-      {total > 0 ? (
-        <p className="mt-2 flex flex-wrap gap-x-3 text-slate-600 dark:text-slate-400">
-          <span>{total === 1 ? "1 post" : `${formatCount(total)} posts`}</span>
-          <span>
-            Follow:{" "}
-            {FEED_FORMATS.map((format, i) => (
-              <span key={format.file}>
-                {i > 0 ? ", " : null}
-                {/* A file, not a page of the app: the browser fetches it. */}
-                <a
-                  href={feedPath(format, tag)}
-                  className="text-sky-800 underline underline-offset-2 dark:text-sky-300"
-                >
-                  {format.label}
-                </a>
-              </span>
-            ))}
-          </span>
-        </p>
-      ) : null}
-      <PostList
-        posts={posts}
-        page={page}
-        pageCount={pageCount}
-        path={tagPath(tag)}
-        emptyText="No posts have this tag."
-      />
-    </div>
-  );
+  return <TagPage tag={tag} posts={posts} page={page} pageCount={pageCount} total={total} />;
 }

@@ -24,8 +24,8 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * GET /media/{sha256}.{ext}: an uploaded file (app/features/media/media.server.ts), as stored. A name
- * that is not a hash and a known extension, an unknown hash, or an extension that is not the
+ * GET /media/{sha256}.{ext}: an uploaded file (app/features/media/store.server.ts), as stored. A
+ * name that is not a hash and a known extension, an unknown hash, or an extension that is not the
  * stored file's type answers 404: each file has exactly one URL.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,4 +1,5 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 import { blogHref, paginationItems } from "~/lib/pagination";
@@ -34,26 +35,9 @@ export function Pagination({
     <nav aria-label="Pagination" className="mt-10">
       <ul className="flex flex-wrap items-center justify-center gap-2">
         <li>
-          {page > 1 ? (
-            <Link
-              to={go(page - 1)}
-              preventScrollReset
-              rel="prev"
-              className={`${item} ${idle}`}
-              aria-label="Previous page"
-            >
-              <ChevronLeft aria-hidden="true" className="size-4" />
-            </Link>
-          ) : (
-            <button
-              type="button"
-              disabled
-              className={`${item} ${disabled}`}
-              aria-label="Previous page"
-            >
-              <ChevronLeft aria-hidden="true" className="size-4" />
-            </button>
-          )}
+          <PageStep to={page > 1 ? go(page - 1) : null} rel="prev" label="Previous page">
+            <ChevronLeft aria-hidden="true" className="size-4" />
+          </PageStep>
         </li>
         {paginationItems(page, pageCount).map((entry, index) =>
           entry === "gap" ? (
@@ -79,23 +63,37 @@ export function Pagination({
           ),
         )}
         <li>
-          {page < pageCount ? (
-            <Link
-              to={go(page + 1)}
-              preventScrollReset
-              rel="next"
-              className={`${item} ${idle}`}
-              aria-label="Next page"
-            >
-              <ChevronRight aria-hidden="true" className="size-4" />
-            </Link>
-          ) : (
-            <button type="button" disabled className={`${item} ${disabled}`} aria-label="Next page">
-              <ChevronRight aria-hidden="true" className="size-4" />
-            </button>
-          )}
+          <PageStep to={page < pageCount ? go(page + 1) : null} rel="next" label="Next page">
+            <ChevronRight aria-hidden="true" className="size-4" />
+          </PageStep>
         </li>
       </ul>
     </nav>
+  );
+}
+
+/** Previous or next: a link to that page, or a disabled button at either end. */
+function PageStep({
+  to,
+  rel,
+  label,
+  children,
+}: {
+  to: string | null;
+  rel: "prev" | "next";
+  label: string;
+  children: ReactNode;
+}) {
+  if (to === null) {
+    return (
+      <button type="button" disabled className={`${item} ${disabled}`} aria-label={label}>
+        {children}
+      </button>
+    );
+  }
+  return (
+    <Link to={to} preventScrollReset rel={rel} className={`${item} ${idle}`} aria-label={label}>
+      {children}
+    </Link>
   );
 }

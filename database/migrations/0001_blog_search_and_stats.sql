@@ -15,7 +15,7 @@ CREATE INDEX "blog_posts_description_trgm_idx" ON "blog_posts" USING gin ("descr
 INSERT INTO "blog_stats" ("id", "post_count") SELECT true, count(*) FROM "blog_posts";
 --> statement-breakpoint
 -- Statement-level triggers keep blog_stats exact for bulk writes too; the version tells
--- readers (app/features/posts/posts.server.ts) that cached page boundaries are stale.
+-- readers (app/features/posts/read.server.ts) that cached page boundaries are stale.
 CREATE FUNCTION blog_stats_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE "blog_stats" SET "post_count" = "post_count" + (SELECT count(*) FROM new_rows), "version" = "version" + 1;

@@ -1126,7 +1126,7 @@ for (const database of DATABASES) {
 
     it("U+0000 in a post is stored or refused, never a 500", async () => {
       // Fails today: 500 for the title, description or content, on create and update; the
-      // insert and update in app/features/posts/posts.server.ts fail. Left failing.
+      // insert and update in app/features/posts/write.server.ts fail. Left failing.
       const created = await postJson(
         "POST /api/posts (setup)",
         "POST",

@@ -207,6 +207,11 @@ test("search finds a word only in the body with a marked snippet, accents either
       description: "",
       content: "<p>Write &lt;script&gt; tags as text.</p>",
     },
+    {
+      title: "Tom & Jerry <3 100% uptime",
+      description: "",
+      content: "<p>A year without an outage.</p>",
+    },
   ]) {
     expect((await request.post("/api/posts", { data: post })).status()).toBe(201);
   }
@@ -228,6 +233,12 @@ test("search finds a word only in the body with a marked snippet, accents either
   ]);
   await page.goto("/blog?q=%22sin+parar%22+migr*");
   await expect(page.getByTestId("post-list").getByRole("heading")).toHaveText(["Migración rápida"]);
+  // A matching title is shown whole, short words at its start too, its matches marked.
+  await page.goto("/blog?q=100%25+uptime");
+  await expect(page.getByTestId("post-list").getByRole("heading")).toHaveText([
+    "Tom & Jerry <3 100% uptime",
+  ]);
+  await expect(page.getByTestId("post-list").locator("h2 mark")).toHaveText(["100", "uptime"]);
 
   // Markup is not text: its tag names find nothing.
   for (const word of ["strong", "em", "<strong>"]) {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appContext } from "../../app/context";
 import { FEED_FORMAT, feedAlternates, feedTitle } from "../../app/features/posts/feeds";
 import { readSiteIdentity } from "../../app/features/site/site.server";
-import { createPost, updatePost, type PostWriteInput } from "../../app/features/posts/posts.server";
+import { createPost, updatePost, type PostWriteInput } from "../../app/features/posts/write.server";
 import { loader as atomLoader } from "../../app/routes/atom";
 import { loader as jsonFeedLoader } from "../../app/routes/feed-json";
 import { loader as rssLoader } from "../../app/routes/rss";

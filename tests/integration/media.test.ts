@@ -18,10 +18,9 @@ import {
   processCv,
   processImage,
   processPhoto,
-  readMedia,
-  storeMedia,
   type ProcessedFile,
-} from "../../app/features/media/media.server";
+} from "../../app/features/media/processing.server";
+import { readMedia, storeMedia } from "../../app/features/media/store.server";
 import { SEED_PROFILE } from "../../app/features/site/site.server";
 import {
   ensureProfile,

@@ -9,7 +9,7 @@ import {
   publishDuePosts,
   updatePost,
   type PostWriteInput,
-} from "../../app/features/posts/posts.server";
+} from "../../app/features/posts/write.server";
 import { ensureProfile, getProfile, saveProfile } from "../../app/features/profile/profile.server";
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
 import { linkPageCache } from "../../server/page-cache/link";

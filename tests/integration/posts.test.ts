@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   allPostDates,
   getPost,
-  likePattern,
   listPostsPage,
   listRecentPosts,
-} from "../../app/features/posts/posts.server";
+} from "../../app/features/posts/read.server";
+import { likePattern } from "../../app/features/posts/search.server";
 import { blogPosts, blogStats } from "../../database/schema";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 

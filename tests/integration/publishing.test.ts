@@ -11,19 +11,21 @@ import { postSlugOf } from "../../app/features/posts/slug";
 import { MARK_END, MARK_START } from "../../app/features/posts/search-query";
 import {
   allPostDates,
-  createPost,
   findPostByPath,
   listPostsPage,
   listRecentPosts,
   listTagPage,
   listTags,
+  relatedPosts,
+} from "../../app/features/posts/read.server";
+import {
+  createPost,
   nextScheduledIn,
   publishDuePosts,
-  relatedPosts,
   SlugTakenError,
   updatePost,
   type PostWriteInput,
-} from "../../app/features/posts/posts.server";
+} from "../../app/features/posts/write.server";
 import { openDatabase, PGLITE_EXTENSIONS } from "../../database/db.server";
 import { startPublisher } from "../../server/publisher";
 import {
@@ -422,6 +424,18 @@ for (const driver of drivers) {
         expect(titles(escaped)).toEqual(["Escaping"]);
         // The snippet is the post's text: its brackets come back as text, for React to escape.
         expect(marked(escaped.posts[0]!.match!.snippet)).toContain("Write <[script]> tags");
+      });
+
+      it("shows a matching title whole, short words first too, with its matches marked", async () => {
+        await createPost(
+          database.db,
+          write({ title: "Tom & Jerry <3 100% uptime, as we did it", description: "A cartoon" }),
+        );
+        const result = await search(database.db, "100% uptime");
+        expect(titles(result)).toEqual(["Tom & Jerry <3 100% uptime, as we did it"]);
+        expect(marked(result.posts[0]!.match!.title)).toBe(
+          "Tom & Jerry <3 [100]% [uptime], as we did it",
+        );
       });
 
       it("falls back to a part of a title or description for what has no words", async () => {

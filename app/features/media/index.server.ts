@@ -1,8 +1,2 @@
-export {
-  processCv,
-  processImage,
-  processPhoto,
-  readMedia,
-  readMediaInfo,
-  storeMedia,
-} from "./media.server";
+export { processCv, processImage, processPhoto } from "./processing.server";
+export { readMedia, readMediaInfo, storeMedia } from "./store.server";

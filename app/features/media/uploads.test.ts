@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { formatBytes } from "~/lib/format";
-import { PHOTO_SIZE } from "~/features/site/site";
+import { PHOTO_SIZE } from "~/features/site";
 import {
   mediaUrl,
   parseMediaFile,

@@ -1,6 +1,6 @@
 /**
  * The owner's uploads, owned here and shared by the admin page's file inputs (browser), the
- * upload pipeline (app/features/media/media.server.ts) and the media route: the limits, the accepted
+ * upload pipeline (./processing.server.ts) and the media route: the limits, the accepted
  * types, the sizes a photo is served in, the files' URLs, and every text the owner sees. The
  * bounds' and types' texts are built from the constants, so they cannot drift apart.
  *

@@ -1,13 +1,13 @@
 import type { RouterContextProvider } from "react-router";
 
 import { appContext } from "~/context";
-import { absoluteMediaUrls } from "~/features/posts/render.server";
-import { isTag, postPath, tagPath } from "~/features/posts/publishing";
-import { loadPostSanitizer } from "~/features/posts/sanitize.server";
 import { readSiteIdentity } from "~/features/site/index.server";
-import { listRecentPosts } from "~/features/posts/posts.server";
 
 import { feedPath, feedTitle, type FeedFormat } from "./feeds";
+import { isTag, postPath, tagPath } from "./publishing";
+import { listRecentPosts } from "./read.server";
+import { absoluteMediaUrls } from "./render.server";
+import { loadPostSanitizer } from "./sanitize.server";
 
 /**
  * What the three feed formats (app/routes/rss.ts, atom.ts, feed-json.ts) share: which posts a

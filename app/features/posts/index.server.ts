@@ -1,22 +1,22 @@
 export { readPostWrite } from "./content.server";
+export { editablePostOf } from "./editor/editable-post.server";
 export { FEED_LANGUAGE, type Feed, serveFeed } from "./feeds.server";
 export { warmHighlighter } from "./highlight.server";
+export { type PostPage } from "./post-rows.server";
 export {
-  type PostPage,
-  SlugTakenError,
   allPostDates,
-  createPost,
-  deletePost,
-  findPostByPath,
   getPost,
   listOwnerPosts,
   listPostsPage,
   listTagPage,
   listTags,
+} from "./read.server";
+export { readPostView } from "./reader/post-view.server";
+export {
+  SlugTakenError,
+  createPost,
+  deletePost,
   nextScheduledIn,
   publishDuePosts,
-  relatedPosts,
   updatePost,
-} from "./posts.server";
-export { type RenderedPost, renderPostHtml } from "./render.server";
-export { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
+} from "./write.server";

@@ -1,5 +1,11 @@
+export { BlogIndex } from "./blog-index";
 export { FEED_FORMAT, FEED_FORMATS, feedAlternates, feedPath } from "./feeds";
+export { NewPostLink } from "./new-post-link";
+export { OwnerPostList } from "./owner-post-list";
 export { PostList } from "./post-list";
 export { PUBLISH_TEXT, type PublishState, isTag, postPath, tagPath } from "./publishing";
-export { EDITOR_TEXT, POST_BODY_LIMIT, POST_LIMITS, readingTimeText } from "./rules";
-export { TagLinks } from "./tag-links";
+export { postMeta } from "./reader/post-meta";
+export { PostReader } from "./reader/post-reader";
+export { EDITOR_TEXT, POST_BODY_LIMIT, POST_LIMITS } from "./rules";
+export { TagIndex } from "./tag-index";
+export { TagPage } from "./tag-page";

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 
-import { TagLinks } from "~/features/posts/tag-links";
-import { formatLongDate } from "~/lib/format";
-import { postPath } from "~/features/posts/publishing";
-import { markedParts } from "~/features/posts/search-query";
+import { PostDate } from "./post-date";
+import { postPath } from "./publishing";
+import { markedParts } from "./search-query";
+import { TagLinks } from "./tag-links";
 
 export type PostCardData = {
   slug: string;
@@ -49,12 +49,10 @@ export function PostCard({ post }: { post: PostCardData }) {
             post.description || "No description available"
           )}
         </p>
-        <time
-          dateTime={new Date(post.publishedAt).toISOString()}
+        <PostDate
+          date={post.publishedAt}
           className="mt-3 block text-sm text-slate-600 dark:text-slate-400"
-        >
-          {formatLongDate(post.publishedAt)}
-        </time>
+        />
       </Link>
       {post.tags.length > 0 ? <TagLinks tags={post.tags} className="-mt-2 px-5 pb-5" /> : null}
     </article>

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from "react";
 import { useNavigationType } from "react-router";
 
-import { Pagination } from "~/ui/pagination";
-import { PostCard, type PostCardData } from "~/features/posts/post-card";
 import { usePendingText } from "~/features/site";
 import { scrollToTop } from "~/lib/scroll";
+import { Pagination } from "~/ui/pagination";
+
+import { PostCard, type PostCardData } from "./post-card";
 
 /**
  * A paged list of posts (the blog's, a search's, a tag's): the cards, or the text for none,

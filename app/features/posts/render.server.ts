@@ -14,17 +14,11 @@
  */
 import { codeLanguageLabel } from "./code-languages";
 import { decodeEntities, READING_WORDS_PER_MINUTE, textOfHtml } from "./rules";
+import type { RenderedPost, TocEntry } from "./reader/post-view";
 import { slugify } from "./slug";
 import { IMAGE_SIZES } from "~/features/media";
 
-export type TocEntry = { id: string; text: string; level: 2 | 3 };
-
-export type RenderedPost = {
-  html: string;
-  /** The h2/h3 headings, in order; empty when there are fewer than TOC_MIN_HEADINGS. */
-  toc: TocEntry[];
-  readingMinutes: number;
-};
+export type { RenderedPost, TocEntry };
 
 /** From how many h2/h3 headings a post shows a table of contents. */
 export const TOC_MIN_HEADINGS = 3;

@@ -1,8 +1,8 @@
 /**
  * A blog search as the reader typed it, split into what full-text search asks of PostgreSQL:
  * `"exact phrases"`, `prefix*` words, and the plain words, all of which must match. The words
- * themselves are folded and split by PostgreSQL's own parser (app/features/posts/posts.server.ts), so a
- * query is read exactly as the posts were.
+ * themselves are folded and split by PostgreSQL's own parser (./search.server.ts), so a query is
+ * read exactly as the posts were.
  */
 export type SearchQuery = { words: string; phrases: string[]; prefixes: string[] };
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-import { tagPath } from "~/features/posts/publishing";
+import { tagPath } from "./publishing";
 
 /** A post's tags as links to their lists ("#postgres"). */
 export function TagLinks({

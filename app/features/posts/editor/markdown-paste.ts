@@ -1,6 +1,6 @@
 import type { JSONContent } from "@tiptap/react";
 
-import { codeLanguageOf, PLAIN_TEXT } from "~/features/posts/code-languages";
+import { codeLanguageOf, PLAIN_TEXT } from "../code-languages";
 import { isMediaImageSrc } from "~/features/media";
 
 /**

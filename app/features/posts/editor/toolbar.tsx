@@ -21,7 +21,7 @@ import {
 } from "lucide-react";
 import { useId, type MouseEvent } from "react";
 
-import { CODE_LANGUAGES, PLAIN_TEXT } from "~/features/posts/code-languages";
+import { CODE_LANGUAGES, PLAIN_TEXT } from "../code-languages";
 
 import { selectToolbarState, type ToolbarState } from "./toolbar-state";
 import { toggleBlock } from "./trailing-paragraph";
@@ -140,6 +140,29 @@ const groups: Format[][] = [
   ],
 ];
 
+const history: {
+  label: string;
+  keys: string;
+  icon: LucideIcon;
+  enabled: "canUndo" | "canRedo";
+  run: (editor: Editor) => void;
+}[] = [
+  {
+    label: "Undo",
+    keys: "Ctrl+Z",
+    icon: Undo2,
+    enabled: "canUndo",
+    run: (e) => e.chain().focus().undo().run(),
+  },
+  {
+    label: "Redo",
+    keys: "Ctrl+Y",
+    icon: Redo2,
+    enabled: "canRedo",
+    run: (e) => e.chain().focus().redo().run(),
+  },
+];
+
 /** The table commands, shown while the caret is in a table. */
 const tableCommands: { label: string; run: (chain: ChainedCommands) => ChainedCommands }[] = [
   { label: "Add row", run: (c) => c.addRowAfter() },
@@ -165,7 +188,6 @@ const keepTextFocus = (event: MouseEvent) => event.preventDefault();
 /** Formatting buttons: real buttons, each named for screen readers, pressed when active. */
 export function Toolbar({ editor, actions }: { editor: Editor; actions: ToolbarActions }) {
   const state = useEditorState({ editor, selector: selectToolbarState });
-  const languageId = useId();
   return (
     <div className="border-b border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-800">
       <div role="toolbar" aria-label="Formatting" className="flex flex-wrap items-center gap-1 p-2">
@@ -190,90 +212,101 @@ export function Toolbar({ editor, actions }: { editor: Editor; actions: ToolbarA
             ))}
           </div>
         ))}
-        <button
-          type="button"
-          aria-label="Undo"
-          title="Undo (Ctrl+Z)"
-          disabled={!state.canUndo}
-          onMouseDown={keepTextFocus}
-          onClick={() => editor.chain().focus().undo().run()}
-          className={button}
-        >
-          <Undo2 aria-hidden="true" className="size-4" />
-        </button>
-        <button
-          type="button"
-          aria-label="Redo"
-          title="Redo (Ctrl+Y)"
-          disabled={!state.canRedo}
-          onMouseDown={keepTextFocus}
-          onClick={() => editor.chain().focus().redo().run()}
-          className={button}
-        >
-          <Redo2 aria-hidden="true" className="size-4" />
-        </button>
+        {history.map(({ label, keys, icon: Icon, enabled, run }) => (
+          <button
+            key={label}
+            type="button"
+            aria-label={label}
+            title={`${label} (${keys})`}
+            disabled={!state[enabled]}
+            onMouseDown={keepTextFocus}
+            onClick={() => run(editor)}
+            className={button}
+          >
+            <Icon aria-hidden="true" className="size-4" />
+          </button>
+        ))}
       </div>
       {state.codeBlock || state.table || state.image ? (
-        <div
-          role="toolbar"
-          aria-label={state.table ? "Table" : state.image ? "Image" : "Code block"}
-          className="flex flex-wrap items-center gap-2 border-t border-slate-300 px-3 py-2 dark:border-slate-700"
-        >
-          {state.codeBlock ? (
-            <>
-              <label htmlFor={languageId} className="text-sm font-medium">
-                Language
-              </label>
-              <select
-                id={languageId}
-                value={state.codeLanguage ?? PLAIN_TEXT}
-                onChange={(event) =>
-                  editor
-                    .chain()
-                    .focus()
-                    .updateAttributes("codeBlock", { language: event.target.value })
-                    .run()
-                }
-                className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900"
-              >
-                {CODE_LANGUAGES.map(({ id, label }) => (
-                  <option key={id} value={id}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </>
-          ) : null}
-          {state.table ? (
-            <>
-              {tableCommands.map(({ label, run }) => (
-                <button
-                  key={label}
-                  type="button"
-                  className={textButton}
-                  onMouseDown={keepTextFocus}
-                  onClick={() => run(editor.chain().focus()).run()}
-                >
-                  {label}
-                </button>
-              ))}
-              <button
-                type="button"
-                className={textButton}
-                aria-pressed={state.headerCell}
-                onMouseDown={keepTextFocus}
-                onClick={() => editor.chain().focus().toggleHeaderRow().run()}
-              >
-                Header row
-              </button>
-            </>
-          ) : null}
-          {state.image ? (
-            <button type="button" className={textButton} onClick={actions.altText}>
-              Alt text
+        <SelectionToolbar editor={editor} state={state} actions={actions} />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The commands of what the caret is in: a code block's language, a table's rows and columns, an
+ * image's alt text.
+ */
+function SelectionToolbar({
+  editor,
+  state,
+  actions,
+}: {
+  editor: Editor;
+  state: ToolbarState;
+  actions: ToolbarActions;
+}) {
+  const languageId = useId();
+  return (
+    <div
+      role="toolbar"
+      aria-label={state.table ? "Table" : state.image ? "Image" : "Code block"}
+      className="flex flex-wrap items-center gap-2 border-t border-slate-300 px-3 py-2 dark:border-slate-700"
+    >
+      {state.codeBlock ? (
+        <>
+          <label htmlFor={languageId} className="text-sm font-medium">
+            Language
+          </label>
+          <select
+            id={languageId}
+            value={state.codeLanguage ?? PLAIN_TEXT}
+            onChange={(event) =>
+              editor
+                .chain()
+                .focus()
+                .updateAttributes("codeBlock", { language: event.target.value })
+                .run()
+            }
+            className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900"
+          >
+            {CODE_LANGUAGES.map(({ id, label }) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : null}
+      {state.table ? (
+        <>
+          {tableCommands.map(({ label, run }) => (
+            <button
+              key={label}
+              type="button"
+              className={textButton}
+              onMouseDown={keepTextFocus}
+              onClick={() => run(editor.chain().focus()).run()}
+            >
+              {label}
             </button>
-          ) : null}
-        </div>
+          ))}
+          <button
+            type="button"
+            className={textButton}
+            aria-pressed={state.headerCell}
+            onMouseDown={keepTextFocus}
+            onClick={() => editor.chain().focus().toggleHeaderRow().run()}
+          >
+            Header row
+          </button>
+        </>
+      ) : null}
+      {state.image ? (
+        <button type="button" className={textButton} onClick={actions.altText}>
+          Alt text
+        </button>
       ) : null}
     </div>
   );

@@ -1,7 +1,5 @@
 /**
- * Uploaded files: the checks and conversions an upload passes before it is kept, and the
- * `media` table that keeps it (in the database, so every instance serves the same files, at
- * /media/{sha256}.{ext}: app/routes/media.ts).
+ * The checks and conversions an upload passes before it is kept (./store.server.ts keeps it).
  *
  * An upload is untrusted bytes. Its type comes from its content alone (never the file's name or
  * the type the browser claimed), its size is capped before anything reads it, and a photo is
@@ -9,14 +7,9 @@
  * position, camera serial), no ICC or XMP, nothing appended after the image.
  */
 
-import { createHash } from "node:crypto";
-
-import { eq } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 
-import type { Database } from "../../../database/db.server";
-import { media } from "../../../database/schema";
 import {
   IMAGE_WIDTHS,
   PHOTO_MAX_PIXELS,
@@ -26,8 +19,7 @@ import {
   uploadTooLargeText,
   uploadTypeText,
   type MediaType,
-  type UploadKind,
-} from "~/features/media/uploads";
+} from "./uploads";
 
 /** One file ready to store: its bytes, their type, and a photo's dimensions. */
 export type ProcessedFile = {
@@ -36,9 +28,6 @@ export type ProcessedFile = {
   width: number | null;
   height: number | null;
 };
-
-/** A stored file as the profile refers to it (the bytes stay in the table). */
-export type StoredMedia = Omit<ProcessedFile, "bytes"> & { hash: string; size: number };
 
 export type ProcessResult = { ok: true; files: ProcessedFile[] } | { ok: false; error: string };
 
@@ -215,67 +204,86 @@ export function imageWidths(width: number): number[] {
 export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
   const checked = await checkPicture(bytes, "image");
   if (!checked.ok) return checked;
-  const notAnImage = uploadTypeText("image");
   const { header, mime, pages } = checked;
   // A photo taken sideways is stored upright: its served width is its height.
   const width = (header.orientation ?? 1) >= 5 ? header.height : header.width;
 
   const widths = imageWidths(width);
-  const largest = widths[widths.length - 1]!;
-  const files: ProcessedFile[] = [];
   const fallbackType = mime === "image/apng" ? "image/png" : mime;
   try {
-    if (pages > 1) {
-      // Frames cannot go through one raw buffer: each file is made from the upload itself.
-      const frames = (size: number) =>
-        sharp(bytes, { ...DECODE, animated: true }).resize({ width: size });
-      for (const size of widths) {
-        const { data, info } = await frames(size)
-          .webp(WEBP_OPTIONS)
-          .toBuffer({ resolveWithObject: true });
-        files.push(fileOf("image/webp", data, info));
-      }
-      if (fallbackType === "image/gif") {
-        const { data, info } = await frames(largest).gif().toBuffer({ resolveWithObject: true });
-        files.push(fileOf("image/gif", data, info));
-      }
-      return { ok: true, files };
-    }
-    // Decoded once (JPEG shrinks while decoding), turned upright, at the largest width; every
-    // file is then made from these raw pixels, which carry no metadata.
-    const decoded = await sharp(bytes, DECODE)
-      .rotate()
-      .resize({ width: largest })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const raw = decoded.info;
-    const pixels = () =>
-      sharp(decoded.data, {
-        raw: { width: raw.width, height: raw.height, channels: raw.channels },
-      });
-    for (const size of widths) {
-      const { data, info } = await pixels()
-        .resize({ width: size })
-        .webp(WEBP_OPTIONS)
-        .toBuffer({ resolveWithObject: true });
-      files.push(fileOf("image/webp", data, info));
-    }
-    const fallback =
-      fallbackType === "image/jpeg"
-        ? pixels().flatten({ background: JPEG_BACKGROUND }).jpeg(JPEG_OPTIONS)
-        : fallbackType === "image/png"
-          ? pixels().png()
-          : fallbackType === "image/gif"
-            ? pixels().gif()
-            : null;
-    if (fallback) {
-      const { data, info } = await fallback.toBuffer({ resolveWithObject: true });
-      files.push(fileOf(fallbackType as MediaType, data, info));
-    }
+    const files =
+      pages > 1
+        ? await animatedImageFiles(bytes, widths, fallbackType)
+        : await stillImageFiles(bytes, widths, fallbackType);
+    return { ok: true, files };
   } catch {
-    return refuse(notAnImage);
+    return refuse(uploadTypeText("image"));
   }
-  return { ok: true, files };
+}
+
+/** An animation's files: WebP at each width, and a GIF at the largest for a GIF upload. */
+async function animatedImageFiles(
+  bytes: Uint8Array,
+  widths: number[],
+  fallbackType: string,
+): Promise<ProcessedFile[]> {
+  // Frames cannot go through one raw buffer: each file is made from the upload itself.
+  const frames = (size: number) =>
+    sharp(bytes, { ...DECODE, animated: true }).resize({ width: size });
+  const files: ProcessedFile[] = [];
+  for (const size of widths) {
+    const { data, info } = await frames(size)
+      .webp(WEBP_OPTIONS)
+      .toBuffer({ resolveWithObject: true });
+    files.push(fileOf("image/webp", data, info));
+  }
+  if (fallbackType === "image/gif") {
+    const largest = widths[widths.length - 1]!;
+    const { data, info } = await frames(largest).gif().toBuffer({ resolveWithObject: true });
+    files.push(fileOf("image/gif", data, info));
+  }
+  return files;
+}
+
+/** A still image's files: WebP at each width, and the upload's own format at the largest. */
+async function stillImageFiles(
+  bytes: Uint8Array,
+  widths: number[],
+  fallbackType: string,
+): Promise<ProcessedFile[]> {
+  // Decoded once (JPEG shrinks while decoding), turned upright, at the largest width; every
+  // file is then made from these raw pixels, which carry no metadata.
+  const decoded = await sharp(bytes, DECODE)
+    .rotate()
+    .resize({ width: widths[widths.length - 1]! })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = decoded.info;
+  const pixels = () =>
+    sharp(decoded.data, {
+      raw: { width: raw.width, height: raw.height, channels: raw.channels },
+    });
+  const files: ProcessedFile[] = [];
+  for (const size of widths) {
+    const { data, info } = await pixels()
+      .resize({ width: size })
+      .webp(WEBP_OPTIONS)
+      .toBuffer({ resolveWithObject: true });
+    files.push(fileOf("image/webp", data, info));
+  }
+  const fallback =
+    fallbackType === "image/jpeg"
+      ? pixels().flatten({ background: JPEG_BACKGROUND }).jpeg(JPEG_OPTIONS)
+      : fallbackType === "image/png"
+        ? pixels().png()
+        : fallbackType === "image/gif"
+          ? pixels().gif()
+          : null;
+  if (fallback) {
+    const { data, info } = await fallback.toBuffer({ resolveWithObject: true });
+    files.push(fileOf(fallbackType as MediaType, data, info));
+  }
+  return files;
 }
 
 /** A converted file with the dimensions its encoder reported (one frame's, for animations). */
@@ -300,49 +308,4 @@ export async function processCv(bytes: Uint8Array): Promise<ProcessResult> {
     ok: true,
     files: [{ contentType: "application/pdf", bytes, width: null, height: null }],
   };
-}
-
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-/**
- * Keeps processed files under their content's SHA-256 (hashed here, so a row's key always
- * matches its bytes): the same bytes are stored once, however often they are uploaded.
- * Returns what the profile refers to them by, in the order given.
- */
-export async function storeMedia(
-  db: Database,
-  purpose: UploadKind,
-  files: ProcessedFile[],
-): Promise<StoredMedia[]> {
-  const rows = files.map((file) => ({
-    ...file,
-    hash: sha256(file.bytes),
-    size: file.bytes.byteLength,
-    purpose,
-  }));
-  if (rows.length > 0)
-    await db.insert(media).values(rows).onConflictDoNothing({ target: media.hash });
-  return rows.map(({ hash, contentType, size, width, height }) => ({
-    hash,
-    contentType,
-    size,
-    width,
-    height,
-  }));
-}
-
-/** A stored file with its bytes, or undefined. */
-export async function readMedia(db: Database, hash: string) {
-  const [row] = await db.select().from(media).where(eq(media.hash, hash)).limit(1);
-  return row;
-}
-
-/** A stored file without its bytes (enough to answer a revalidation), or undefined. */
-export async function readMediaInfo(db: Database, hash: string) {
-  const [row] = await db
-    .select({ hash: media.hash, contentType: media.contentType, size: media.size })
-    .from(media)
-    .where(eq(media.hash, hash))
-    .limit(1);
-  return row;
 }

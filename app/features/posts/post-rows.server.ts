@@ -1,0 +1,82 @@
+/**
+ * The shapes posts are read in, shared by reading (./read.server.ts) and search
+ * (./search.server.ts): a list's summary, a whole post, and what visitors may see.
+ */
+import { desc, eq, sql } from "drizzle-orm";
+
+import { blogPosts, postTags, type PostStatus } from "../../../database/schema";
+import { PAGE_SIZE } from "~/lib/constants";
+
+export type PostSummary = {
+  id: number;
+  slug: string;
+  title: string;
+  description: string | null;
+  publishedAt: Date;
+  tags: string[];
+  /**
+   * For a search: the words that matched, in the title and in a snippet of the description or
+   * body, between MARK_START and MARK_END (./search-query.ts). Null when the search found the
+   * post by its second chance (a part of the title or description) or there is no search.
+   */
+  match: { title: string; snippet: string } | null;
+};
+
+export type PostPage = {
+  posts: PostSummary[];
+  /** Posts matching the search or tag (all published posts without one). */
+  total: number;
+  pageCount: number;
+};
+
+export type Post = {
+  id: number;
+  slug: string;
+  title: string;
+  description: string | null;
+  content: string;
+  contentEn: string | null;
+  status: PostStatus;
+  /** When it went public (or goes, when scheduled); null for a draft never published. */
+  publishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  tags: string[];
+};
+
+/** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
+export const isPublished = eq(blogPosts.status, "published");
+
+export const tagsOfPost = sql<
+  string[]
+>`array(select ${postTags.tag} from ${postTags} where ${postTags.postId} = ${blogPosts.id} order by ${postTags.position})`;
+
+export const summary = {
+  id: blogPosts.id,
+  slug: blogPosts.slug,
+  title: blogPosts.title,
+  description: blogPosts.description,
+  publishedAt: sql<Date>`${blogPosts.publishedAt}`.mapWith(blogPosts.publishedAt),
+  tags: tagsOfPost,
+};
+
+export const fullPost = {
+  id: blogPosts.id,
+  slug: blogPosts.slug,
+  title: blogPosts.title,
+  description: blogPosts.description,
+  content: blogPosts.content,
+  contentEn: blogPosts.contentEn,
+  status: blogPosts.status,
+  publishedAt: blogPosts.publishedAt,
+  createdAt: blogPosts.createdAt,
+  updatedAt: blogPosts.updatedAt,
+  tags: tagsOfPost,
+};
+
+export const newestFirst = [desc(blogPosts.publishedAt), desc(blogPosts.id)] as const;
+
+export const pageCountFor = (total: number) => Math.ceil(total / PAGE_SIZE);
+
+/** A summary listed without a search. */
+export const withoutMatch = <T extends object>(post: T) => ({ ...post, match: null });

@@ -1,0 +1,282 @@
+/** Reading posts: the blog's pages, a tag's, one post, related posts, feeds and sitemap. */
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+
+import { rowsOf, type Database } from "../../../database/db.server";
+import { blogPosts, blogStats, postSlugs, postTags } from "../../../database/schema";
+import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "~/lib/constants";
+import { parseSerialId } from "~/lib/ids";
+import {
+  fullPost,
+  isPublished,
+  newestFirst,
+  pageCountFor,
+  summary,
+  withoutMatch,
+  type Post,
+  type PostPage,
+} from "./post-rows.server";
+import type { OwnerPostRow } from "./owner-post-list";
+import type { RelatedPost } from "./reader/post-view";
+import { searchPage } from "./search.server";
+import { SLUG_FORMAT } from "./slug";
+
+/**
+ * One page of published posts, newest first, and how many there are. Without a search the total
+ * comes from blog_stats and the page is found from a cached boundary, so page 20,000 costs what
+ * page 1 does. A search is full-text (searchPage). Pages past the last come back empty (the
+ * caller answers 404).
+ */
+export async function listPostsPage(
+  db: Database,
+  { page, search }: { page: number; search: string },
+): Promise<PostPage> {
+  if (search) return searchPage(db, page, search.slice(0, SEARCH_MAX_LENGTH));
+
+  const [stats] = await db.select().from(blogStats);
+  const total = stats?.postCount ?? 0;
+  const pageCount = pageCountFor(total);
+  if (page > pageCount) return { posts: [], total, pageCount };
+
+  let where: SQL | undefined = isPublished;
+  if (page > 1) {
+    const start = (await pageStarts(db, stats?.version ?? 0)).starts[page - 1];
+    if (!start) return { posts: [], total, pageCount };
+    where = and(
+      isPublished,
+      sql`(${blogPosts.publishedAt}, ${blogPosts.id}) <= (${start.at}::timestamptz, ${start.id})`,
+    );
+  }
+  const posts = await db
+    .select(summary)
+    .from(blogPosts)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(PAGE_SIZE);
+  return { posts: posts.map(withoutMatch), total, pageCount };
+}
+
+/**
+ * One page of a tag's published posts, newest first. post_tags keeps each tag's listed posts in
+ * one index in that order, so the page and the count are read from it alone.
+ */
+export async function listTagPage(
+  db: Database,
+  { tag, page }: { tag: string; page: number },
+): Promise<PostPage> {
+  const listed = and(eq(postTags.tag, tag), sql`${postTags.listedAt} is not null`);
+  const [counted] = await db.select({ n: count() }).from(postTags).where(listed);
+  const total = counted?.n ?? 0;
+  const pageCount = pageCountFor(total);
+  if (page > pageCount) return { posts: [], total, pageCount };
+  const ids = db
+    .select({ id: postTags.postId })
+    .from(postTags)
+    .where(listed)
+    .orderBy(desc(postTags.listedAt), desc(postTags.postId))
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE);
+  const posts = await db
+    .select(summary)
+    .from(blogPosts)
+    .where(and(isPublished, inArray(blogPosts.id, ids)))
+    .orderBy(...newestFirst);
+  return { posts: posts.map(withoutMatch), total, pageCount };
+}
+
+/** Every tag of a published post, with how many published posts have it, most used first. */
+export async function listTags(db: Database): Promise<{ tag: string; count: number }[]> {
+  return db
+    .select({ tag: postTags.tag, count: count() })
+    .from(postTags)
+    .where(sql`${postTags.listedAt} is not null`)
+    .groupBy(postTags.tag)
+    .orderBy(desc(count()), asc(postTags.tag));
+}
+
+/**
+ * The first published post of every page, as (published_at, id) with published_at as
+ * PostgreSQL's own text (microseconds kept). Rebuilt in one statement when blog_stats.version
+ * moves, which triggers do on every publication, unpublication, new date, insert or delete,
+ * from any instance.
+ */
+type PageStarts = { version: number; starts: { at: string; id: number }[] };
+const pageStartsCache = new WeakMap<Database, Promise<PageStarts>>();
+
+async function pageStarts(db: Database, version: number): Promise<PageStarts> {
+  const cached = pageStartsCache.get(db);
+  if (cached) {
+    const value = await cached.catch(() => undefined);
+    if (value && value.version === version) return value;
+  }
+  const building = buildPageStarts(db, version);
+  pageStartsCache.set(db, building);
+  building.catch(() => pageStartsCache.delete(db));
+  return building;
+}
+
+async function buildPageStarts(db: Database, version: number): Promise<PageStarts> {
+  const rows = rowsOf<{ version: string | number; at: string; id: number }>(
+    await db.execute(sql`
+    select (select version from blog_stats) as version, s.at, s.id
+    from (
+      select published_at::text as at, id,
+             row_number() over (order by published_at desc, id desc) as rn
+      from blog_posts
+      where status = 'published'
+    ) s
+    where (s.rn - 1) % ${PAGE_SIZE} = 0
+    order by s.rn`),
+  );
+  return {
+    version: rows[0] ? Number(rows[0].version) : version,
+    starts: rows.map((r) => ({ at: r.at, id: Number(r.id) })),
+  };
+}
+
+/** A post by id, whatever its state (the editor's, and the old numeric URLs'). */
+export async function getPost(db: Database, id: number): Promise<Post | null> {
+  const [post] = await db.select(fullPost).from(blogPosts).where(eq(blogPosts.id, id));
+  return post ?? null;
+}
+
+/**
+ * The post `/blog/{segment}` names, whatever its state, and whether the reader must be sent on
+ * to its current slug (the segment is the post's id, the original URL, or one of its old
+ * slugs). Null when no post has or had it.
+ */
+export async function findPostByPath(
+  db: Database,
+  segment: string,
+): Promise<{ post: Post; moved: boolean } | null> {
+  if (/^\d+$/.test(segment)) {
+    const id = parseSerialId(segment);
+    const post = id === null ? null : await getPost(db, id);
+    return post ? { post, moved: true } : null;
+  }
+  // Slugs are lower case: `/blog/Migracion-Rapida` moves to `/blog/migracion-rapida`. Nothing
+  // else can be a slug (blog_posts_slug_format); the database is not asked.
+  const slug = segment.toLowerCase();
+  if (!SLUG_FORMAT.test(slug)) return null;
+  const [post] = await db
+    .select(fullPost)
+    .from(postSlugs)
+    .innerJoin(blogPosts, eq(blogPosts.id, postSlugs.postId))
+    .where(eq(postSlugs.slug, slug));
+  return post ? { post, moved: post.slug !== segment } : null;
+}
+
+/**
+ * Up to `limit` other published posts for the foot of a post: those sharing the most tags
+ * first, then the newest (so a post with few or no tags still offers the latest).
+ */
+export async function relatedPosts(db: Database, id: number, limit = 3): Promise<RelatedPost[]> {
+  const rows = rowsOf<{ slug: string; title: string; published_at: string }>(
+    await db.execute(sql`
+      with shared as (
+        select b.post_id, count(*) as n
+        from post_tags a
+        join post_tags b on b.tag = a.tag and b.post_id <> a.post_id and b.listed_at is not null
+        where a.post_id = ${id}
+        group by b.post_id
+        order by n desc, max(b.listed_at) desc, b.post_id desc
+        limit ${limit}
+      ),
+      picked as (
+        select post_id as id, n from shared
+        union all
+        select id, 0 from (
+          select p.id from blog_posts p
+          where p.status = 'published' and p.id <> ${id}
+            and p.id not in (select post_id from shared)
+          order by p.published_at desc, p.id desc
+          limit ${limit}
+        ) as newest
+      )
+      select p.slug, p.title, p.published_at::text as published_at
+      from picked join blog_posts p using (id)
+      order by picked.n desc, p.published_at desc, p.id desc
+      limit ${limit}`),
+  );
+  return rows.map((r) => ({ slug: r.slug, title: r.title, publishedAt: new Date(r.published_at) }));
+}
+
+/** The newest published posts with their content, for the feeds (of one tag, if given). */
+export async function listRecentPosts(db: Database, limit: number, tag?: string): Promise<Post[]> {
+  const where = tag
+    ? and(
+        isPublished,
+        inArray(
+          blogPosts.id,
+          db
+            .select({ id: postTags.postId })
+            .from(postTags)
+            .where(and(eq(postTags.tag, tag), sql`${postTags.listedAt} is not null`))
+            .orderBy(desc(postTags.listedAt), desc(postTags.postId))
+            .limit(limit),
+        ),
+      )
+    : isPublished;
+  return db
+    .select(fullPost)
+    .from(blogPosts)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(limit);
+}
+
+/**
+ * Every published post's slug and last change, newest first, read in batches by keyset so a
+ * sitemap of 100,000 posts never holds more than one batch.
+ */
+export async function* allPostDates(
+  db: Database,
+  batchSize = 1000,
+): AsyncGenerator<{ slug: string; updatedAt: Date }> {
+  let after: { at: string; id: number } | undefined;
+  for (;;) {
+    const where = after
+      ? and(
+          isPublished,
+          sql`(${blogPosts.publishedAt}, ${blogPosts.id}) < (${after.at}::timestamptz, ${after.id})`,
+        )
+      : isPublished;
+    const rows = await db
+      .select({
+        id: blogPosts.id,
+        slug: blogPosts.slug,
+        updatedAt: blogPosts.updatedAt,
+        at: sql<string>`${blogPosts.publishedAt}::text`,
+      })
+      .from(blogPosts)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(batchSize);
+    for (const row of rows) yield { slug: row.slug, updatedAt: row.updatedAt };
+    const last = rows.at(-1);
+    if (!last || rows.length < batchSize) return;
+    after = { at: last.at, id: last.id };
+  }
+}
+
+/** The owner's list: every post whatever its state, the most recently changed first. */
+export async function listOwnerPosts(
+  db: Database,
+  { page, pageSize }: { page: number; pageSize: number },
+): Promise<{ posts: OwnerPostRow[]; total: number; pageCount: number }> {
+  const [counted] = await db.select({ n: count() }).from(blogPosts);
+  const total = counted?.n ?? 0;
+  const posts = await db
+    .select({
+      id: blogPosts.id,
+      slug: blogPosts.slug,
+      title: blogPosts.title,
+      status: blogPosts.status,
+      publishedAt: blogPosts.publishedAt,
+      updatedAt: blogPosts.updatedAt,
+    })
+    .from(blogPosts)
+    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { posts, total, pageCount: Math.ceil(total / pageSize) };
+}

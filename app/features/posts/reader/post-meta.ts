@@ -1,0 +1,53 @@
+import { pageMeta } from "~/features/site";
+
+import { postPath } from "../publishing";
+import type { PostView } from "./post-view";
+
+type SiteOfPage = Pick<Parameters<typeof pageMeta>[0], "site" | "siteUrl">;
+
+/**
+ * A post page's title, description, share tags and BlogPosting JSON-LD; for no post (`segment`
+ * named none), "Post not found", kept out of search engines.
+ */
+export function postMeta({
+  site,
+  siteUrl,
+  post,
+  segment,
+}: SiteOfPage & { post: PostView | null | undefined; segment: string }) {
+  if (!post) {
+    return pageMeta({
+      site,
+      siteUrl,
+      path: `/blog/${segment}`,
+      title: `Post not found · ${site.name}`,
+      description: "This post does not exist.",
+      noindex: true,
+    });
+  }
+  const path = postPath(post.slug);
+  const published = new Date(post.publishedAt).toISOString();
+  const modified = new Date(post.updatedAt).toISOString();
+  return pageMeta({
+    site,
+    siteUrl,
+    path,
+    title: `${post.title} · ${site.name}`,
+    description: post.description,
+    share: { type: "article", publishedTime: published, modifiedTime: modified, tags: post.tags },
+    // Drafts and scheduled posts are seen by the owner alone, and never indexed.
+    noindex: post.status !== "published",
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      headline: post.title,
+      description: post.description,
+      datePublished: published,
+      dateModified: modified,
+      url: `${siteUrl}${path}`,
+      mainEntityOfPage: `${siteUrl}${path}`,
+      ...(post.tags.length > 0 ? { keywords: post.tags.join(", ") } : {}),
+      author: { "@type": "Person", name: site.name, url: `${siteUrl}/` },
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import type { Database } from "../../../../database/db.server";
+import { excerpt } from "~/features/site";
+
+import { postPath } from "../publishing";
+import { findPostByPath, relatedPosts } from "../read.server";
+import { renderPostHtml } from "../render.server";
+import { loadPostSanitizer } from "../sanitize.server";
+import type { PostView, RelatedPost } from "./post-view";
+
+export type PostViewRead =
+  | { post: PostView; related: RelatedPost[] }
+  /** The segment is the post's id or an old slug: the reader goes on to this path. */
+  | { movedTo: string }
+  /** No post has or had the segment, or it is not public and the reader is not the owner. */
+  | null;
+
+/**
+ * The post `/blog/{segment}` shows, ready to read. Drafts and scheduled posts exist for the owner
+ * alone: `ownerReads` is asked only for one of those.
+ */
+export async function readPostView(
+  db: Database,
+  segment: string,
+  ownerReads: () => Promise<boolean>,
+): Promise<PostViewRead> {
+  const found = await findPostByPath(db, segment);
+  const visible = found !== null && (found.post.status === "published" || (await ownerReads()));
+  if (!found || !visible) return null;
+  if (found.moved) return { movedTo: postPath(found.post.slug) };
+  const { post } = found;
+  // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table,
+  // then framed for reading (anchors, code block heads, responsive images).
+  const [sanitizePostHtml, related] = await Promise.all([
+    loadPostSanitizer(),
+    post.status === "published" ? relatedPosts(db, post.id) : Promise.resolve([]),
+  ]);
+  const content = sanitizePostHtml(post.content);
+  return {
+    post: {
+      id: post.id,
+      slug: post.slug,
+      title: post.title,
+      description: post.description?.trim() || excerpt(content),
+      status: post.status,
+      // A draft never published shows when it was written.
+      publishedAt: post.publishedAt ?? post.createdAt,
+      updatedAt: post.updatedAt,
+      tags: post.tags,
+      content: renderPostHtml(content),
+      contentEn: post.contentEn?.trim() ? renderPostHtml(sanitizePostHtml(post.contentEn)) : null,
+    },
+    related,
+  };
+}

@@ -1,0 +1,175 @@
+/** Writing posts: create, update, delete, and publishing scheduled posts when they are due. */
+import { and, eq, sql, type SQL } from "drizzle-orm";
+
+import { rowsOf, type Database } from "../../../database/db.server";
+import { blogPosts, postTags, type PostStatus } from "../../../database/schema";
+import type { PublishRequest } from "./publishing";
+
+/** What a save answers: where the post is now, and whether visitors see it. */
+export type SavedPost = { id: number; slug: string; status: PostStatus };
+
+/** Another post has or had the slug asked for (post_slugs, migration 0007). */
+export class SlugTakenError extends Error {
+  override name = "SlugTakenError";
+}
+
+export type PostWriteInput = {
+  title: string;
+  description: string;
+  content: string;
+  /** Null: made from the title for a new post, kept for an existing one. */
+  slug: string | null;
+  /** Null: none for a new post, kept for an existing one. */
+  tags: string[] | null;
+  publish: PublishRequest;
+};
+
+/**
+ * The state and publication time a save asks for, as SQL over the post's current publication
+ * time (`current`; null for a new post), so the database's clock decides what "now" is.
+ */
+function publication(publish: PublishRequest, current: SQL) {
+  switch (publish.mode) {
+    case "keep":
+      return { status: sql<PostStatus>`${blogPosts.status}`, publishedAt: current };
+    case "draft":
+      // Unpublishing keeps the date it first went public, for when it is published again.
+      return { status: sql<PostStatus>`'draft'`, publishedAt: current };
+    case "now":
+      // Keeps the date of a post already public (an edit); a draft or a scheduled post goes
+      // public now.
+      return {
+        status: sql<PostStatus>`'published'`,
+        publishedAt: sql`case when ${current} <= now() then ${current} else now() end`,
+      };
+    case "at": {
+      const at = publish.at.toISOString();
+      return {
+        status: sql<PostStatus>`case when ${at}::timestamptz > now() then 'scheduled' else 'published' end`,
+        publishedAt: sql`${at}::timestamptz`,
+      };
+    }
+  }
+}
+
+/** Runs a write, turning the database's refusal of a taken slug into SlugTakenError. */
+async function refusingTakenSlugs<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isSlugConflict(error)) throw new SlugTakenError("slug taken", { cause: error });
+    throw error;
+  }
+}
+
+function isSlugConflict(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const { code, constraint } = e as { code?: string; constraint?: string };
+    if (
+      code === "23505" &&
+      (constraint === "post_slugs_pkey" || constraint === "blog_posts_slug_idx")
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+async function writeTags(tx: Transaction, id: number, tags: string[]) {
+  await tx.delete(postTags).where(eq(postTags.postId, id));
+  if (tags.length > 0) {
+    await tx.insert(postTags).values(tags.map((tag, position) => ({ postId: id, tag, position })));
+  }
+}
+
+/**
+ * The columns a save writes. An empty slug has the database make one from the title for a new
+ * post and keep the current one on an update (migration 0007's blog_posts_before_write).
+ */
+function savedColumns(post: PostWriteInput, publish: PublishRequest, current: SQL) {
+  return {
+    title: post.title,
+    description: post.description,
+    content: post.content,
+    slug: post.slug ?? "",
+    ...publication(publish, current),
+  };
+}
+
+/** What a save returns of the row it wrote. */
+const savedPost = { id: blogPosts.id, slug: blogPosts.slug, status: blogPosts.status };
+
+/**
+ * Stores a new post with its tags, as a draft, published now, or scheduled; the caller has
+ * validated and sanitized it. Never writes content_en. Throws SlugTakenError.
+ */
+export async function createPost(db: Database, post: PostWriteInput): Promise<SavedPost> {
+  // "keep" has nothing to keep: a new post is published now.
+  const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
+  const columns = savedColumns(post, publish, sql`null::timestamptz`);
+  return refusingTakenSlugs(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx.insert(blogPosts).values(columns).returning(savedPost);
+      await writeTags(tx, row!.id, post.tags ?? []);
+      return row!;
+    }),
+  );
+}
+
+/**
+ * Updates a post's text, slug, tags and state (and updated_at); null when there is no such
+ * post. Throws SlugTakenError.
+ */
+export async function updatePost(
+  db: Database,
+  id: number,
+  post: PostWriteInput,
+): Promise<SavedPost | null> {
+  const columns = savedColumns(post, post.publish, sql`${blogPosts.publishedAt}`);
+  return refusingTakenSlugs(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(blogPosts)
+        .set({ ...columns, updatedAt: new Date() })
+        .where(eq(blogPosts.id, id))
+        .returning(savedPost);
+      if (!row) return null;
+      if (post.tags !== null) await writeTags(tx, id, post.tags);
+      return row;
+    }),
+  );
+}
+
+export async function deletePost(db: Database, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(blogPosts)
+    .where(eq(blogPosts.id, id))
+    .returning({ id: blogPosts.id });
+  return rows.length > 0;
+}
+
+/**
+ * Publishes every scheduled post whose time has come, by the database's clock; what it
+ * publishes tells every instance's page cache (migration 0004's triggers). Any instance may run
+ * it at any time: a post is published once.
+ */
+export async function publishDuePosts(db: Database): Promise<number[]> {
+  const rows = await db
+    .update(blogPosts)
+    .set({ status: "published" })
+    .where(and(eq(blogPosts.status, "scheduled"), sql`${blogPosts.publishedAt} <= now()`))
+    .returning({ id: blogPosts.id });
+  return rows.map((r) => r.id);
+}
+
+/** Milliseconds until the next scheduled post is due by the database's clock; null if none. */
+export async function nextScheduledIn(db: Database): Promise<number | null> {
+  const [row] = rowsOf<{ ms: string | number | null }>(
+    await db.execute(
+      sql`select extract(epoch from (min(published_at) - now())) * 1000 as ms from blog_posts where status = 'scheduled'`,
+    ),
+  );
+  return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
+}
