@@ -112,7 +112,7 @@ describe("the import rules", () => {
     ["app/features/posts/post-card.tsx", "app/features/site/seo.ts", false],
     ["app/features/posts/post-card.tsx", "app/features/site/index.ts", true],
     ["app/features/posts/post-card.tsx", "app/features/posts/slug.ts", true],
-    ["app/routes/blog.tsx", "app/features/posts/posts.server.ts", false],
+    ["app/routes/blog.tsx", "app/features/posts/read.server.ts", false],
     ["app/routes/blog.tsx", "app/features/posts/index.server.ts", true],
     ["app/routes/blog.new.tsx", "app/features/posts/index.editor.ts", true],
     ["app/routes/blog.new.tsx", "app/features/posts/editor/post-editor.tsx", false],

@@ -5,6 +5,7 @@ export { warmHighlighter } from "./highlight.server";
 export { type PostPage } from "./post-rows.server";
 export {
   allPostDates,
+  findPostByPath,
   getPost,
   listOwnerPosts,
   listPostsPage,
