@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 // `react-router build`), so it is kept out of the main vitest.config.ts.
 export default defineConfig({
   root: path.resolve(import.meta.dirname, "../.."),
+  // The app's own `~/` imports, as in every other layer.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["tests/load/**/*.test.ts"],
     globalSetup: ["tests/load/global-setup.ts"],
