@@ -15,7 +15,8 @@ import {
   type FieldErrors,
   type ProfileContent,
 } from "~/features/profile/profile";
-import { fromResume, validateResume } from "~/features/profile/resume.server";
+import { fromResume } from "~/features/profile/resume-import.server";
+import { validateResume } from "~/features/profile/resume.server";
 import { UPLOAD_TEXT } from "~/features/media";
 import { processCv, processPhoto, storeMedia } from "~/features/media/index.server";
 import {

@@ -17,9 +17,9 @@ import {
   type ExperienceInput,
   type ProfileContent,
 } from "./profile";
+import { fromResume } from "./resume-import.server";
 import {
   DOCUMENT_PATH,
-  fromResume,
   RESUME_ERROR_TEXT,
   RESUME_SCHEMA_URL,
   RESUME_VERSION,
