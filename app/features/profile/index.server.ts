@@ -1,4 +1,4 @@
-export { type FormResult, handleProfileAction } from "./editor.server";
+export { handleProfileAction } from "./editor/action.server";
 export {
   type StoredProfile,
   ensureProfile,

@@ -1,3 +1,5 @@
+export { ProfileEditor, type ProfileEditorData } from "./editor/profile-editor";
+export { type FormResult } from "./editor/form-result";
 export {
   SKILL_ICONS,
   SOCIAL_KINDS,

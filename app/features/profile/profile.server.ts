@@ -3,15 +3,14 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { lockUntilCommit, type Database } from "../../../database/db.server";
 import { jobExperiences, media, profile, studies } from "../../../database/schema";
 import type {
+  Education,
   EducationInput,
+  Experience,
   ExperienceInput,
   ProfileContent,
   StoredCv,
   StoredPhoto,
-} from "~/features/profile/profile";
-
-export type Experience = ExperienceInput & { id: number };
-export type Education = EducationInput & { id: number };
+} from "./profile";
 
 /** The stored profile: what the owner wrote, and the uploaded files. */
 export type StoredProfile = ProfileContent & {

@@ -71,6 +71,10 @@ export type EducationInput = {
   currentlyStudying: boolean;
 };
 
+/** Stored entries, with the id their forms post back. */
+export type Experience = ExperienceInput & { id: number };
+export type Education = EducationInput & { id: number };
+
 export const PROFILE_TEXT = {
   required: "is required.",
   saved: "Saved.",

@@ -1,8 +1,11 @@
 import type { z } from "zod";
 
-import type { Database } from "../../../database/db.server";
-import { jobExperiences, studies } from "../../../database/schema";
+import type { Database } from "../../../../database/db.server";
+import { jobExperiences, studies } from "../../../../database/schema";
+import { UPLOAD_TEXT } from "~/features/media";
+import { processCv, processPhoto, storeMedia } from "~/features/media/index.server";
 import { parseSerialId } from "~/lib/ids";
+
 import {
   educationSchema,
   experienceSchema,
@@ -14,11 +17,7 @@ import {
   splitParagraphs,
   type FieldErrors,
   type ProfileContent,
-} from "~/features/profile/profile";
-import { fromResume } from "~/features/profile/resume-import.server";
-import { validateResume } from "~/features/profile/resume.server";
-import { UPLOAD_TEXT } from "~/features/media";
-import { processCv, processPhoto, storeMedia } from "~/features/media/index.server";
+} from "../profile";
 import {
   addEducation,
   addExperience,
@@ -27,38 +26,16 @@ import {
   listExperiences,
   listStudies,
   moveEntry,
-  replaceResume,
-  saveProfile,
   replaceCv,
   replacePhoto,
+  replaceResume,
+  saveProfile,
   updateEducation,
   updateExperience,
-} from "~/features/profile/profile.server";
-
-/**
- * What an action answers, for the form that sent it (`form`: "profile", "experience-3",
- * "experience-new", "photo", "import"…): a confirmation, or what is wrong and what was typed.
- */
-export type FormResult = {
-  form: string;
-  ok: boolean;
-  message?: string;
-  errors?: FieldErrors;
-  /** What was submitted, so a page rendered without JavaScript shows it again. */
-  values?: Record<string, string>;
-  /** Delete asked for: show the confirmation (pages rendered without JavaScript). */
-  confirmDelete?: boolean;
-  preview?: ImportPreview;
-};
-
-export type ImportPreview = {
-  /** The checked document, sent back with the confirmation. */
-  document: string;
-  changes: { field: string; from: string; to: string }[];
-  experiences: { from: string[]; to: string[] };
-  education: { from: string[]; to: string[] };
-  ignored: string[];
-};
+} from "../profile.server";
+import { fromResume } from "../resume-import.server";
+import { validateResume } from "../resume.server";
+import type { FormResult, ImportPreview } from "./form-result";
 
 const NOT_FOUND = "This entry no longer exists: reload the page.";
 

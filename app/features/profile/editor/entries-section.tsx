@@ -1,0 +1,36 @@
+import { useFetcher } from "react-router";
+
+import { FormStatus } from "~/ui/fields";
+
+import { EditorSection } from "./editor-section";
+import { ENTRY, EntryForm, type Entry, type EntryKind } from "./entry-form";
+import { useFormResult } from "./form-result";
+
+/** Experience or education: a form per entry in the owner's order, then one to add another. */
+export function EntriesSection({ kind, entries }: { kind: EntryKind; entries: Entry[] }) {
+  const text = ENTRY[kind];
+  const deleter = useFetcher({ key: `${kind}-delete` });
+  const deleted = useFormResult(`${kind}-deleted`, deleter);
+  return (
+    <EditorSection id={kind} title={text.heading}>
+      <FormStatus ok={deleted?.ok} message={deleted?.message} />
+      {entries.length === 0 ? (
+        <p className="mt-4 text-slate-600 dark:text-slate-400">{text.empty}</p>
+      ) : (
+        <ol className="mt-4 space-y-6">
+          {entries.map((entry, i) => (
+            <li key={entry.id}>
+              <EntryForm
+                kind={kind}
+                entry={entry}
+                first={i === 0}
+                last={i === entries.length - 1}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+      <EntryForm kind={kind} />
+    </EditorSection>
+  );
+}
