@@ -13,6 +13,8 @@ export default defineConfig({
       "tests/integration/**/*.test.ts",
       // Nothing in the repository reads or cites what a lone clone lacks.
       "tests/standalone.test.ts",
+      // Arrows point down: the import rules of the feature folders.
+      "tests/imports.test.ts",
     ],
     environment: "node",
     testTimeout: 30_000,
