@@ -16,7 +16,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
-import type { ProfileContent, StoredCv, StoredPhoto } from "../app/features/profile";
+import type { ProfileContent, StoredCv, StoredPhoto } from "./profile-content";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.

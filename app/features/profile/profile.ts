@@ -10,14 +10,17 @@
 import { z } from "zod";
 
 import { formatBytes, formatCount } from "~/lib/format";
-import {
-  isSkillIcon,
-  isSocialKind,
-  isToolIcon,
-  type SkillIcon,
-  type SocialKind,
-  type ToolIcon,
-} from "./icon-set";
+import type { ProfileContent } from "../../../database/profile-content";
+import { isSkillIcon, isSocialKind, isToolIcon } from "./icon-set";
+
+export type {
+  ProfileContent,
+  Skill,
+  SocialLink,
+  StoredCv,
+  StoredPhoto,
+  Tool,
+} from "../../../database/profile-content";
 
 export const PROFILE_LIMITS = {
   /** Name, title, location, a link's label, a skill's or tool's name, an entry's text. */
@@ -32,29 +35,6 @@ export const PROFILE_LIMITS = {
   /** Experience and education entries, each. */
   entries: 100,
 } as const;
-
-export type SocialLink = { kind: SocialKind; label: string; url: string };
-export type Skill = { name: string; icon: SkillIcon };
-export type Tool = { name: string; icon: ToolIcon };
-
-/** What the owner writes about themselves (the photo and CV are files, apart). */
-export type ProfileContent = {
-  name: string;
-  title: string;
-  location: string;
-  email: string;
-  /** The About me summary, one string per paragraph. */
-  about: string[];
-  socials: SocialLink[];
-  skills: Skill[];
-  tools: Tool[];
-};
-
-/** One uploaded photo: its resized files (media rows), smallest first. */
-export type StoredPhoto = {
-  files: { hash: string; type: "image/webp" | "image/jpeg"; width: number; height: number }[];
-};
-export type StoredCv = { hash: string; size: number };
 
 export type ExperienceInput = {
   title: string;
