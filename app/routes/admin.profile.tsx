@@ -13,7 +13,7 @@ import {
 import {
   handleProfileAction,
   listExperiences,
-  listStudies,
+  listEducation,
   pickContent,
 } from "~/features/profile/index.server";
 import { pageMeta, siteCvUrl, siteOf, sitePhoto } from "~/features/site";
@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [stored, experiences, education] = await Promise.all([
     readProfile(db),
     listExperiences(db),
-    listStudies(db),
+    listEducation(db),
   ]);
   return {
     profile: pickContent(stored),

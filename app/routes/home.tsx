@@ -15,7 +15,7 @@ import { formatPartialDate } from "~/features/profile";
 import { siteCvUrl, sitePhoto, type HomeProfile } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
 import { toolGlyph } from "~/features/profile";
-import { listExperiences, listStudies } from "~/features/profile/index.server";
+import { listExperiences, listEducation } from "~/features/profile/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/home";
@@ -25,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Every read starts at once: while the database hangs, the page waits for one timeout, not three.
   const profileRead = readProfile(db, degraded);
   const experiencesRead = listExperiences(db);
-  const studiesRead = listStudies(db);
+  const educationRead = listEducation(db);
   const stored = await profileRead;
   const profile: HomeProfile = {
     name: stored.name,
@@ -48,16 +48,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         heading: `${e.title} at ${e.company}`,
         from: formatPartialDate(e.from),
         to: e.to === null ? null : formatPartialDate(e.to),
-        current: e.currentJob,
+        current: e.current,
       })),
   );
-  const education = emptyOnError(studiesRead, "Error fetching education:", degraded).then((rows) =>
+  const education = emptyOnError(educationRead, "Error fetching education:", degraded).then((rows) =>
     rows.map((s) => ({
       id: s.id,
       heading: `${s.degree} at ${s.institution}`,
       from: formatPartialDate(s.from),
       to: s.to === null ? null : formatPartialDate(s.to),
-      current: s.currentlyStudying,
+      current: s.current,
     })),
   );
   if (isClientNavigation(request)) return { profile, experiences, education };

@@ -3,7 +3,7 @@ import { toResume } from "~/features/profile/index.server";
 import { absoluteUrl } from "~/features/site";
 import { DEFAULT_PHOTO_URL, siteIdentity } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
-import { listExperiences, listStudies } from "~/features/profile/index.server";
+import { listExperiences, listEducation } from "~/features/profile/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/resume";
@@ -17,7 +17,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [stored, experiences, education] = await Promise.all([
     readProfile(db, degraded),
     listExperiences(db),
-    listStudies(db),
+    listEducation(db),
   ]);
   const share = siteIdentity(stored, stored, siteConfig).shareImage;
   const resume = toResume({

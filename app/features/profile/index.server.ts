@@ -4,7 +4,7 @@ export {
   ensureProfile,
   forgetProfile,
   listExperiences,
-  listStudies,
+  listEducation,
   pickContent,
   rememberedProfile,
 } from "./profile.server";

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../../database/db.server";
-import { jobExperiences, media, profile, studies } from "../../../database/schema";
+import { jobExperiences, media, profile, education } from "../../../database/schema";
 import type {
   Education,
   EducationInput,
@@ -146,29 +146,29 @@ export function listExperiences(db: Database): Promise<Experience[]> {
       company: jobExperiences.company,
       from: jobExperiences.from,
       to: jobExperiences.to,
-      currentJob: jobExperiences.currentJob,
+      current: jobExperiences.current,
     })
     .from(jobExperiences)
     .orderBy(asc(jobExperiences.sortKey), asc(jobExperiences.id));
 }
 
 /** Education in the owner's order (sort key, then insertion). */
-export function listStudies(db: Database): Promise<Education[]> {
+export function listEducation(db: Database): Promise<Education[]> {
   return db
     .select({
-      id: studies.id,
-      degree: studies.degree,
-      institution: studies.institution,
-      from: studies.from,
-      to: studies.to,
-      currentlyStudying: studies.currentlyStudying,
+      id: education.id,
+      degree: education.degree,
+      institution: education.institution,
+      from: education.from,
+      to: education.to,
+      current: education.current,
     })
-    .from(studies)
-    .orderBy(asc(studies.sortKey), asc(studies.id));
+    .from(education)
+    .orderBy(asc(education.sortKey), asc(education.id));
 }
 
 /** The two timelines share their ordering: a sort key, ties broken by id. */
-type Ordered = typeof jobExperiences | typeof studies;
+type Ordered = typeof jobExperiences | typeof education;
 
 /** The next sort key: new entries go last. */
 async function nextSortKey(db: Database, table: Ordered): Promise<number> {
@@ -186,11 +186,11 @@ export async function addExperience(db: Database, input: ExperienceInput): Promi
 }
 
 export async function addEducation(db: Database, input: EducationInput): Promise<number> {
-  const sortKey = await nextSortKey(db, studies);
+  const sortKey = await nextSortKey(db, education);
   const [row] = await db
-    .insert(studies)
+    .insert(education)
     .values({ ...input, sortKey })
-    .returning({ id: studies.id });
+    .returning({ id: education.id });
   return row!.id;
 }
 
@@ -206,10 +206,10 @@ export async function updateExperience(db: Database, id: number, input: Experien
 
 export async function updateEducation(db: Database, id: number, input: EducationInput) {
   const rows = await db
-    .update(studies)
+    .update(education)
     .set(input)
-    .where(eq(studies.id, id))
-    .returning({ id: studies.id });
+    .where(eq(education.id, id))
+    .returning({ id: education.id });
   return rows.length > 0;
 }
 
@@ -260,14 +260,14 @@ export async function replaceResume(
       .set({ ...pickContent(resume.profile), updatedAt: new Date() })
       .where(eq(profile.id, true));
     await tx.delete(jobExperiences);
-    await tx.delete(studies);
+    await tx.delete(education);
     if (resume.experiences.length > 0) {
       await tx
         .insert(jobExperiences)
         .values(resume.experiences.map((e, sortKey) => ({ ...e, sortKey })));
     }
     if (resume.education.length > 0) {
-      await tx.insert(studies).values(resume.education.map((e, sortKey) => ({ ...e, sortKey })));
+      await tx.insert(education).values(resume.education.map((e, sortKey) => ({ ...e, sortKey })));
     }
   });
   forgetProfile(db);

@@ -13,15 +13,15 @@ import {
   RESUME_TEXT,
 } from "./profile";
 
-const job = { title: "Dev", company: "Acme", from: "2021-01", to: "2023-02", currentJob: false };
+const job = { title: "Dev", company: "Acme", from: "2021-01", to: "2023-02", current: false };
 
 describe("an experience entry", () => {
   it("keeps a valid entry, trimmed, and drops To when it is the current job", () => {
     expect(experienceSchema.parse({ ...job, title: "  Dev " })).toEqual(job);
-    expect(experienceSchema.parse({ ...job, currentJob: true })).toEqual({
+    expect(experienceSchema.parse({ ...job, current: true })).toEqual({
       ...job,
       to: null,
-      currentJob: true,
+      current: true,
     });
   });
 
@@ -58,11 +58,11 @@ describe("an experience entry", () => {
       institution: "TU",
       from: "2015",
       to: "",
-      currentlyStudying: false,
+      current: false,
     };
     const result = educationSchema.safeParse(study);
     expect(result.success).toBe(false);
-    expect(educationSchema.parse({ ...study, currentlyStudying: true }).to).toBeNull();
+    expect(educationSchema.parse({ ...study, current: true }).to).toBeNull();
   });
 });
 

@@ -41,14 +41,14 @@ export type ExperienceInput = {
   company: string;
   from: string;
   to: string | null;
-  currentJob: boolean;
+  current: boolean;
 };
 export type EducationInput = {
   degree: string;
   institution: string;
   from: string;
   to: string | null;
-  currentlyStudying: boolean;
+  current: boolean;
 };
 
 /** Stored entries, with the id their forms post back. */
@@ -195,10 +195,10 @@ export const experienceSchema = z
     company: text("Company"),
     from: date("From"),
     to: optionalDate,
-    currentJob: z.boolean(),
+    current: z.boolean(),
   })
-  .superRefine((v, ctx) => checkPeriod(v, v.currentJob, ctx))
-  .transform((v): ExperienceInput => ({ ...v, to: v.currentJob ? null : v.to }));
+  .superRefine((v, ctx) => checkPeriod(v, v.current, ctx))
+  .transform((v): ExperienceInput => ({ ...v, to: v.current ? null : v.to }));
 
 export const educationSchema = z
   .object({
@@ -206,10 +206,10 @@ export const educationSchema = z
     institution: text("Institution"),
     from: date("From"),
     to: optionalDate,
-    currentlyStudying: z.boolean(),
+    current: z.boolean(),
   })
-  .superRefine((v, ctx) => checkPeriod(v, v.currentlyStudying, ctx))
-  .transform((v): EducationInput => ({ ...v, to: v.currentlyStudying ? null : v.to }));
+  .superRefine((v, ctx) => checkPeriod(v, v.current, ctx))
+  .transform((v): EducationInput => ({ ...v, to: v.current ? null : v.to }));
 
 /** Field errors keyed by the form field's name ("socials.1.url"), first message each. */
 export type FieldErrors = Record<string, string>;

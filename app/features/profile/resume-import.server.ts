@@ -238,7 +238,7 @@ export function fromResume(resume: ResumeDocument): ResumeImport {
       company: job.name ?? "",
       from: job.startDate ?? "",
       to: job.endDate ?? "",
-      currentJob: !hasText(job.endDate),
+      current: !hasText(job.endDate),
     });
     if (parsed.success) experiences.push(parsed.data);
     else errors.push(...errorsOf(parsed.error, (path) => entryPath("work", i, path, WORK_FIELDS)));
@@ -254,7 +254,7 @@ export function fromResume(resume: ResumeDocument): ResumeImport {
       institution: study.institution ?? "",
       from: study.startDate ?? "",
       to: study.endDate ?? "",
-      currentlyStudying: !hasText(study.endDate),
+      current: !hasText(study.endDate),
     });
     // The degree is made of two fields: point at the one that is there.
     const degreeField = hasText(study.studyType) || !hasText(study.area) ? "studyType" : "area";

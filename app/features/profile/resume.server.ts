@@ -219,7 +219,7 @@ export function toResume(
         name: job.company,
         position: job.title,
         startDate: partialDate(job.from),
-        endDate: job.currentJob ? undefined : partialDate(job.to),
+        endDate: job.current ? undefined : partialDate(job.to),
       }),
     ),
     education: input.education.map((study) =>
@@ -227,7 +227,7 @@ export function toResume(
         institution: study.institution,
         ...splitDegree(study.degree),
         startDate: partialDate(study.from),
-        endDate: study.currentlyStudying ? undefined : partialDate(study.to),
+        endDate: study.current ? undefined : partialDate(study.to),
       }),
     ),
     skills,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 
 import type { Database } from "../../../../database/db.server";
-import { jobExperiences, studies } from "../../../../database/schema";
+import { jobExperiences, education } from "../../../../database/schema";
 import { UPLOAD_TEXT } from "~/features/media";
 import { processCv, processPhoto, storeMedia } from "~/features/media/index.server";
 import { parseSerialId } from "~/lib/ids";
@@ -24,7 +24,7 @@ import {
   deleteEntry,
   getProfile,
   listExperiences,
-  listStudies,
+  listEducation,
   moveEntry,
   replaceCv,
   replacePhoto,
@@ -124,7 +124,7 @@ function readEntryForm(form: FormData, kind: "experience" | "education") {
       company: text(form, "company"),
       from: text(form, "from"),
       to: text(form, "to"),
-      currentJob: form.get("current") === "on",
+      current: form.get("current") === "on",
     });
   }
   return educationSchema.safeParse({
@@ -132,7 +132,7 @@ function readEntryForm(form: FormData, kind: "experience" | "education") {
     institution: text(form, "institution"),
     from: text(form, "from"),
     to: text(form, "to"),
-    currentlyStudying: form.get("current") === "on",
+    current: form.get("current") === "on",
   });
 }
 
@@ -173,7 +173,7 @@ export async function handleProfileAction(
   }
 
   if ((kind === "experience" || kind === "education") && verb) {
-    const table = kind === "experience" ? jobExperiences : studies;
+    const table = kind === "experience" ? jobExperiences : education;
     if (verb === "add") {
       const parsed = readEntryForm(form, kind);
       const key = `${kind}-new`;
@@ -277,7 +277,7 @@ async function importResume(db: Database, form: FormData, confirm: boolean) {
   const [current, experiences, education] = await Promise.all([
     getProfile(db),
     listExperiences(db),
-    listStudies(db),
+    listEducation(db),
   ]);
   const fields: [string, (p: ProfileContent) => string][] = [
     ["Name", (p) => p.name],

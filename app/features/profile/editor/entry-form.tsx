@@ -45,7 +45,7 @@ function entryValues(kind: EntryKind, entry?: Entry): EntryValues {
       second: entry.company,
       from: entry.from,
       to: entry.to ?? "",
-      current: entry.currentJob,
+      current: entry.current,
     };
   }
   const e = entry as Education;
@@ -54,7 +54,7 @@ function entryValues(kind: EntryKind, entry?: Entry): EntryValues {
     second: e.institution,
     from: e.from,
     to: e.to ?? "",
-    current: e.currentlyStudying,
+    current: e.current,
   };
 }
 
