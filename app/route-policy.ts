@@ -70,6 +70,15 @@ export type RouteId = Exclude<
 >;
 
 const PRIVATE: RoutePolicy = { cache: "private" };
+/**
+ * The profile editor's forms that post files or a whole résumé (the import's confirmation
+ * sends the checked document back, form-encoded), and the profile form as before: the largest
+ * upload, with room for the form's other fields and multipart's boundaries.
+ */
+const PROFILE_UPLOADS: RoutePolicy = {
+  cache: "private",
+  bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
+};
 /** The feeds (RSS, Atom, JSON Feed; the blog's and each tag's) show posts and the owner's name. */
 const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
 
@@ -117,11 +126,12 @@ export const routePolicies = {
   "routes/logout": PRIVATE,
   "routes/admin.messages": PRIVATE,
   "routes/admin.posts": PRIVATE,
-  // The largest upload, with room for the form's other fields and multipart's boundaries.
-  "routes/admin.profile": {
-    cache: "private",
-    bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
-  },
+  "routes/admin.profile": PROFILE_UPLOADS,
+  "routes/admin.profile.photo": PROFILE_UPLOADS,
+  "routes/admin.profile.cv": PROFILE_UPLOADS,
+  "routes/admin.profile.experience": PRIVATE,
+  "routes/admin.profile.education": PRIVATE,
+  "routes/admin.profile.resume": PROFILE_UPLOADS,
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": PRIVATE,
   "routes/api.posts": { cache: "private", bodyLimit: POST_BODY_LIMIT },

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { useOutlet } from "react-router";
 
 import { appContext } from "~/context";
 import { requireOwnerPage, requireOwnerWrite } from "~/features/owner/index.server";
@@ -6,29 +6,28 @@ import {
   ProfileEditor,
   TOOL_ICONS,
   toolGlyph,
-  type FormResult,
   type ToolGlyphData,
   type ToolIcon,
 } from "~/features/profile";
-import {
-  handleProfileAction,
-  listExperiences,
-  listEducation,
-  pickContent,
-} from "~/features/profile/index.server";
+import { answerForm, editProfile, listEntries, pickContent } from "~/features/profile/index.server";
 import { pageMeta, siteCvUrl, siteOf, sitePhoto } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/admin.profile";
 
+/**
+ * The owner's editor of the résumé. Every section's form posts to its own route, a child of
+ * this one (app/routes.ts): the photo, the CV, each timeline, the JSON Resume import. The
+ * profile form posts here.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireOwnerPage(request, context);
   const { db } = context.get(appContext);
   const [stored, experiences, education] = await Promise.all([
     readProfile(db),
-    listExperiences(db),
-    listEducation(db),
+    listEntries(db, "experience"),
+    listEntries(db, "education"),
   ]);
   return {
     profile: pickContent(stored),
@@ -51,21 +50,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Every button of the page posts here with its `intent`; only the owner may. */
+/** The profile form's Save; only the owner may. */
 export async function action({ request, context }: Route.ActionArgs) {
-  // Before the body is read: a stranger's upload is not even received.
+  // Before the body is read: a stranger's post is not even received.
   await requireOwnerWrite(request, context);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return data<FormResult>(
-      { form: "form", ok: false, message: "The form could not be read." },
-      { status: 400 },
-    );
-  }
-  const { status, result } = await handleProfileAction(context.get(appContext).db, form);
-  return data(result, { status });
+  return answerForm(request, (form) => editProfile(context.get(appContext).db, form));
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -80,6 +69,10 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
+/**
+ * Every section, drawn here, or by the section's route once a form was posted to it without
+ * JavaScript: only that route's component can read its action's result (useActionData).
+ */
 export default function AdminProfile({ loaderData }: Route.ComponentProps) {
-  return <ProfileEditor {...loaderData} />;
+  return useOutlet() ?? <ProfileEditor {...loaderData} />;
 }

@@ -16,7 +16,7 @@ import {
   restoreBackup,
   writeBackup,
 } from "../../database/backup.server";
-import { listEducation, listExperiences } from "../../app/features/profile/profile.server";
+import { listEntries } from "../../app/features/profile/timeline/timeline.server";
 import { backupIfDue, backupsIn } from "../../server/backups";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 
@@ -134,12 +134,15 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
       try {
         await restoreBackup(target.db, parsed);
         expect(await contentFingerprint(target.db)).toEqual(await contentFingerprint(source.db));
-        expect((await listExperiences(target.db)).map((e) => e.current)).toEqual([
+        expect((await listEntries(target.db, "experience")).map((e) => e.current)).toEqual([
           false,
           false,
           true,
         ]);
-        expect((await listEducation(target.db)).map((e) => e.current)).toEqual([false, true]);
+        expect((await listEntries(target.db, "education")).map((e) => e.current)).toEqual([
+          false,
+          true,
+        ]);
       } finally {
         await target.dispose();
       }

@@ -10,7 +10,7 @@ import { demoContent } from "../../content/demo";
 import { openDatabase, PGLITE_EXTENSIONS } from "../../database/db.server";
 import { blogPosts, education, jobExperiences } from "../../database/schema";
 import { seedDemoContent } from "../../database/seed.server";
-import { listEducation, listExperiences } from "../../app/features/profile/profile.server";
+import { listEntries } from "../../app/features/profile/timeline/timeline.server";
 import {
   drivers,
   freshPostgresUrl,
@@ -153,12 +153,12 @@ for (const driver of drivers) {
         { degree: "Later", institution: "Y", from: "2010", to: "2014", sortKey: 5 },
         { degree: "Earlier", institution: "X", from: "2016", current: true, sortKey: 0 },
       ]);
-      const jobs = await listExperiences(database.db);
+      const jobs = await listEntries(database.db, "experience");
       expect(jobs.map((j) => [j.title, j.company, j.from, j.to, j.current])).toEqual([
         ["First", "A", "2022", null, true],
         ["Second", "B", "2020", "2021", false],
       ]);
-      const educationRows = await listEducation(database.db);
+      const educationRows = await listEntries(database.db, "education");
       expect(educationRows.map((s) => s.degree)).toEqual(["Earlier", "Later"]);
       expect(educationRows[0]?.current).toBe(true);
     });
@@ -175,7 +175,7 @@ for (const driver of drivers) {
           values ('Dev', 'Acme', '2023-03', true)`);
 
         await old.migrate(MIGRATIONS);
-        expect(await listEducation(old.db)).toEqual([
+        expect(await listEntries(old.db, "education")).toEqual([
           { id: 1, degree: "MSc", institution: "DCU", from: "2024-09", to: null, current: true },
           {
             id: 2,
@@ -186,7 +186,7 @@ for (const driver of drivers) {
             current: false,
           },
         ]);
-        expect((await listExperiences(old.db)).map((e) => [e.title, e.current])).toEqual([
+        expect((await listEntries(old.db, "experience")).map((e) => [e.title, e.current])).toEqual([
           ["Dev", true],
         ]);
         const [names] = await queryRows<Record<string, string>>(

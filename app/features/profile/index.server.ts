@@ -1,11 +1,14 @@
-export { handleProfileAction } from "./editor/action.server";
+export { answerForm } from "./editor/form.server";
+export { editProfile } from "./editor/profile-action.server";
+export { importResume } from "./editor/resume-action.server";
+export { editCv, editPhoto } from "./editor/upload-action.server";
 export {
   type StoredProfile,
   ensureProfile,
   forgetProfile,
-  listExperiences,
-  listEducation,
   pickContent,
   rememberedProfile,
 } from "./profile.server";
 export { toResume } from "./resume.server";
+export { editTimeline } from "./timeline/timeline-action.server";
+export { listEntries, readTimeline } from "./timeline/timeline.server";

@@ -20,6 +20,6 @@ export {
   formatPartialDate,
 } from "./profile";
 export { Skills } from "./skills-section";
-export { Timeline } from "./timeline-section";
+export { Timeline } from "./timeline/timeline-section";
 export { type ToolGlyphData, toolGlyph } from "./tool-icons";
 export { Tools } from "./tools-section";

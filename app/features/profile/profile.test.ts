@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 
 import { socialKindFor, toolIconFor } from "./icon-set";
 import {
-  educationSchema,
-  experienceSchema,
   fieldErrors,
   formatPartialDate,
   profileSchema,
@@ -12,6 +10,10 @@ import {
   RESUME_IMPORT_MAX_BYTES,
   RESUME_TEXT,
 } from "./profile";
+import { ENTRY_SCHEMAS } from "./timeline/entry-schema";
+
+const experienceSchema = ENTRY_SCHEMAS.experience;
+const educationSchema = ENTRY_SCHEMAS.education;
 
 const job = { title: "Dev", company: "Acme", from: "2021-01", to: "2023-02", current: false };
 

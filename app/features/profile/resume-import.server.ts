@@ -7,16 +7,7 @@
 import type { z } from "zod";
 
 import { socialKindFor, toolIconFor, type SkillIcon } from "./icon-set";
-import {
-  educationSchema,
-  experienceSchema,
-  PROFILE_LIMITS,
-  profileSchema,
-  splitParagraphs,
-  tooManyText,
-  type EducationInput,
-  type ExperienceInput,
-} from "./profile";
+import { PROFILE_LIMITS, profileSchema, splitParagraphs, tooManyText } from "./profile";
 import {
   DEGREE_JOIN,
   isRecord,
@@ -29,6 +20,8 @@ import {
   type ResumeLocation,
   type ResumeSkill,
 } from "./resume.server";
+import { ENTRY_SCHEMAS } from "./timeline/entry-schema";
+import type { EducationInput, ExperienceInput } from "./timeline/timeline";
 
 /** An address's lines join into one location. */
 const LINE_BREAK = /\s*\r?\n\s*/g;
@@ -88,7 +81,7 @@ const WORK_FIELDS: Record<string, string> = {
   from: "startDate",
   to: "endDate",
 };
-const STUDY_FIELDS: Record<string, string> = {
+const EDUCATION_FIELDS: Record<string, string> = {
   institution: "institution",
   from: "startDate",
   to: "endDate",
@@ -233,7 +226,7 @@ export function fromResume(resume: ResumeDocument): ResumeImport {
   errors.push(...tooMany("work", work.length, "work entries"));
   const experiences: ExperienceInput[] = [];
   for (const [i, job] of work.entries()) {
-    const parsed = experienceSchema.safeParse({
+    const parsed = ENTRY_SCHEMAS.experience.safeParse({
       title: job.position ?? "",
       company: job.name ?? "",
       from: job.startDate ?? "",
@@ -244,21 +237,21 @@ export function fromResume(resume: ResumeDocument): ResumeImport {
     else errors.push(...errorsOf(parsed.error, (path) => entryPath("work", i, path, WORK_FIELDS)));
   }
 
-  const studies = resume.education ?? [];
-  errors.push(...tooMany("education", studies.length, "education entries"));
+  const educationEntries = resume.education ?? [];
+  errors.push(...tooMany("education", educationEntries.length, "education entries"));
   const education: EducationInput[] = [];
-  for (const [i, study] of studies.entries()) {
-    const parts = [study.studyType, study.area].filter(hasText);
-    const parsed = educationSchema.safeParse({
+  for (const [i, entry] of educationEntries.entries()) {
+    const parts = [entry.studyType, entry.area].filter(hasText);
+    const parsed = ENTRY_SCHEMAS.education.safeParse({
       degree: parts.join(DEGREE_JOIN),
-      institution: study.institution ?? "",
-      from: study.startDate ?? "",
-      to: study.endDate ?? "",
-      current: !hasText(study.endDate),
+      institution: entry.institution ?? "",
+      from: entry.startDate ?? "",
+      to: entry.endDate ?? "",
+      current: !hasText(entry.endDate),
     });
     // The degree is made of two fields: point at the one that is there.
-    const degreeField = hasText(study.studyType) || !hasText(study.area) ? "studyType" : "area";
-    const fields = { ...STUDY_FIELDS, degree: degreeField };
+    const degreeField = hasText(entry.studyType) || !hasText(entry.area) ? "studyType" : "area";
+    const fields = { ...EDUCATION_FIELDS, degree: degreeField };
     if (parsed.success) education.push(parsed.data);
     else errors.push(...errorsOf(parsed.error, (path) => entryPath("education", i, path, fields)));
   }

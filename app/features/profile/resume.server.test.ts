@@ -7,14 +7,10 @@ import { siteConfig } from "~/site.config";
 
 import { SKILL_ICONS, SOCIAL_KINDS, TOOL_ICONS } from "./icon-set";
 import {
-  educationSchema,
-  experienceSchema,
   PROFILE_LIMITS,
   PROFILE_TEXT,
   profileSchema,
   tooManyText,
-  type EducationInput,
-  type ExperienceInput,
   type ProfileContent,
 } from "./profile";
 import { fromResume } from "./resume-import.server";
@@ -29,6 +25,11 @@ import {
   type ResumeContent,
   type ResumeDocument,
 } from "./resume.server";
+import { ENTRY_SCHEMAS } from "./timeline/entry-schema";
+import type { EducationInput, ExperienceInput } from "./timeline/timeline";
+
+const experienceSchema = ENTRY_SCHEMAS.experience;
+const educationSchema = ENTRY_SCHEMAS.education;
 
 const SITE_URL = "https://alex.example";
 const PHOTO_URL = `${SITE_URL}/media/abc.jpg`;

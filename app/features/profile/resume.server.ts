@@ -16,13 +16,8 @@
 import resumeSchemaJson from "@jsonresume/schema/schema.json";
 import { Validator, type Schema, type ValidationError } from "jsonschema";
 
-import {
-  PARTIAL_DATE,
-  PROFILE_TEXT,
-  type EducationInput,
-  type ExperienceInput,
-  type ProfileContent,
-} from "./profile";
+import { PARTIAL_DATE, PROFILE_TEXT, type ProfileContent } from "./profile";
+import type { EducationInput, ExperienceInput } from "./timeline/timeline";
 
 /** The version of the standard written, and the schema it names. */
 export const RESUME_VERSION = "v1.0.0";
@@ -222,12 +217,12 @@ export function toResume(
         endDate: job.current ? undefined : partialDate(job.to),
       }),
     ),
-    education: input.education.map((study) =>
+    education: input.education.map((entry) =>
       compact({
-        institution: study.institution,
-        ...splitDegree(study.degree),
-        startDate: partialDate(study.from),
-        endDate: study.current ? undefined : partialDate(study.to),
+        institution: entry.institution,
+        ...splitDegree(entry.degree),
+        startDate: partialDate(entry.from),
+        endDate: entry.current ? undefined : partialDate(entry.to),
       }),
     ),
     skills,

@@ -3,7 +3,8 @@ import { useState, type ReactNode } from "react";
 
 import { buttonClass } from "~/ui/button";
 
-export type ListName = "socials" | "skills" | "tools";
+import { readListRows, type ListName } from "./list-fields";
+
 export type Row = Record<string, string> & { key: string };
 export type SetField = (field: string, value: string) => void;
 
@@ -18,21 +19,12 @@ function initialRows(
   values?: Record<string, string>,
 ): Row[] {
   if (values) {
-    const numbers = new Set<number>();
-    for (const key of Object.keys(values)) {
-      const match = new RegExp(`^${list}\\.(\\d+)\\.`).exec(key);
-      if (match) numbers.add(Number(match[1]));
-    }
-    return [...numbers]
-      .sort((a, b) => a - b)
-      .map((n, i) => ({
-        key: `${list}-${i}`,
-        ...Object.fromEntries(
-          Object.keys(blank).map((field) => [field, values[`${list}.${n}.${field}`] ?? ""]),
-        ),
-        // Errors name the row by its number in the submitted form.
-        number: String(n),
-      }));
+    return readListRows(values, list, Object.keys(blank)).map(({ number, item }, i) => ({
+      key: `${list}-${i}`,
+      ...item,
+      // Errors name the row by its number in the submitted form.
+      number: String(number),
+    }));
   }
   return [...stored, blank].map((row, i) => ({ key: `${list}-${i}`, ...row }));
 }

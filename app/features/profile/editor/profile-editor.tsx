@@ -1,6 +1,7 @@
-import type { Education, Experience, ProfileContent } from "../profile";
+import type { ProfileContent } from "../profile";
+import type { Education, Experience } from "../timeline/timeline";
+import { TimelineEditor } from "../timeline/timeline-editor";
 import { EditorSection } from "./editor-section";
-import { EntriesSection } from "./entries-section";
 import { ProfileForm, type ToolGlyphs } from "./profile-form";
 import { ResumeSection } from "./resume-section";
 import { CvForm, PhotoForm, type EditorCv, type EditorPhoto } from "./upload-forms";
@@ -15,7 +16,10 @@ export type ProfileEditorData = {
   toolGlyphs: ToolGlyphs;
 };
 
-/** The owner's editor of the résumé: every form of /admin/profile, each saved on its own. */
+/**
+ * The owner's editor of the résumé: every form of /admin/profile, each posting to its own
+ * section's action (./actions.ts) and saved on its own.
+ */
 export function ProfileEditor({
   profile,
   photo,
@@ -39,8 +43,8 @@ export function ProfileEditor({
         </div>
         <ProfileForm profile={profile} toolGlyphs={toolGlyphs} />
       </EditorSection>
-      <EntriesSection kind="experience" entries={experiences} />
-      <EntriesSection kind="education" entries={education} />
+      <TimelineEditor kind="experience" entries={experiences} />
+      <TimelineEditor kind="education" entries={education} />
       <ResumeSection />
     </div>
   );

@@ -1,6 +1,5 @@
 import { useFetcher } from "react-router";
 
-import { buttonClass } from "~/ui/button";
 import { FormStatus, SelectField, TextField } from "~/ui/fields";
 
 import {
@@ -15,7 +14,9 @@ import {
 import { SkillGlyph, SocialGlyph, ToolGlyph } from "../icons";
 import { PROFILE_LIMITS, type ProfileContent } from "../profile";
 import type { ToolGlyphData } from "../tool-icons";
+import { EDITOR_ACTIONS } from "./actions";
 import { useFormResult } from "./form-result";
+import { IntentButton } from "./intent-button";
 import { ListEditor } from "./list-editor";
 
 /** Every tool icon's mark, drawn by the loader. */
@@ -36,7 +37,13 @@ export function ProfileForm({
   const value = (name: keyof typeof profile & string, stored: string) => values?.[name] ?? stored;
 
   return (
-    <fetcher.Form method="post" aria-label="Profile" className="mt-8 space-y-6" noValidate>
+    <fetcher.Form
+      method="post"
+      action={EDITOR_ACTIONS.profile}
+      aria-label="Profile"
+      className="mt-8 space-y-6"
+      noValidate
+    >
       <div className="grid gap-4 md:grid-cols-2">
         <TextField
           label="Name"
@@ -77,15 +84,9 @@ export function ProfileForm({
       <SkillsList stored={profile.skills} values={values} errors={errors} />
       <ToolsList stored={profile.tools} values={values} errors={errors} toolGlyphs={toolGlyphs} />
       <div className="flex flex-wrap items-center gap-4">
-        <button
-          type="submit"
-          name="intent"
-          value="save-profile"
-          disabled={fetcher.state !== "idle"}
-          className={buttonClass({ size: "sm" })}
-        >
+        <IntentButton intent="save" disabled={fetcher.state !== "idle"}>
           {fetcher.state !== "idle" ? "Saving..." : "Save"}
-        </button>
+        </IntentButton>
         <FormStatus ok={result?.ok} message={result?.message} />
       </div>
     </fetcher.Form>

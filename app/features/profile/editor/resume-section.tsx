@@ -2,10 +2,12 @@ import { useState } from "react";
 import { useFetcher, type FetcherWithComponents } from "react-router";
 
 import { buttonClass } from "~/ui/button";
-import { FormStatus } from "~/ui/fields";
+import { FormStatus, labelClass } from "~/ui/fields";
 
+import { EDITOR_ACTIONS } from "./actions";
 import { EditorSection } from "./editor-section";
 import { useFormResult, type FormResult, type ImportPreview } from "./form-result";
+import { IntentButton } from "./intent-button";
 
 /** The export link, and the import: a file checked and previewed, applied once confirmed. */
 export function ResumeSection() {
@@ -57,14 +59,12 @@ function ImportForm({
   return (
     <fetcher.Form
       method="post"
+      action={EDITOR_ACTIONS.resume}
       encType="multipart/form-data"
       aria-label="Import JSON Resume"
       className="mt-6 space-y-3"
     >
-      <label
-        htmlFor="resume-file"
-        className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-      >
+      <label htmlFor="resume-file" className={labelClass}>
         JSON Resume file
       </label>
       <input
@@ -75,15 +75,9 @@ function ImportForm({
         className="block text-sm text-slate-800 dark:text-slate-200"
       />
       <div className="flex flex-wrap items-center gap-3">
-        <button
-          type="submit"
-          name="intent"
-          value="import-preview"
-          disabled={fetcher.state !== "idle"}
-          className={buttonClass({ size: "sm" })}
-        >
+        <IntentButton intent="preview" disabled={fetcher.state !== "idle"}>
           Import JSON Resume
-        </button>
+        </IntentButton>
         <FormStatus
           ok={result?.ok}
           message={previewed ? "Check the changes below, then confirm." : result?.message}
@@ -116,7 +110,12 @@ function ConfirmImportForm({
   onCancel: () => void;
 }) {
   return (
-    <fetcher.Form method="post" aria-label="Confirm import" className="mt-6 space-y-4">
+    <fetcher.Form
+      method="post"
+      action={EDITOR_ACTIONS.resume}
+      aria-label="Confirm import"
+      className="mt-6 space-y-4"
+    >
       <input type="hidden" name="document" value={preview.document} />
       <h3 className="text-lg font-semibold text-slate-900 dark:text-white">
         What the import changes
@@ -137,15 +136,9 @@ function ConfirmImportForm({
         The photo and the CV stay as they are.
       </p>
       <div className="flex flex-wrap gap-3">
-        <button
-          type="submit"
-          name="intent"
-          value="import-confirm"
-          disabled={fetcher.state !== "idle"}
-          className={buttonClass({ size: "sm" })}
-        >
+        <IntentButton intent="confirm" disabled={fetcher.state !== "idle"}>
           Confirm import
-        </button>
+        </IntentButton>
         <button
           type="button"
           className={buttonClass({ variant: "secondary", size: "sm" })}

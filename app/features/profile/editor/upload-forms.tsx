@@ -5,10 +5,11 @@ import { useFetcher } from "react-router";
 import { UPLOAD_ACCEPT, UPLOAD_LIMITS, uploadTooLargeText } from "~/features/media";
 import { PHOTO_SIZE, type sitePhoto } from "~/features/site";
 import { formatBytes } from "~/lib/format";
-import { buttonClass } from "~/ui/button";
-import { FormStatus } from "~/ui/fields";
+import { FormStatus, labelClass } from "~/ui/fields";
 
+import { EDITOR_ACTIONS } from "./actions";
 import { useFormResult } from "./form-result";
+import { IntentButton } from "./intent-button";
 
 /** The photo the site shows, whether one is uploaded, and whether the configuration wins. */
 export type EditorPhoto = ReturnType<typeof sitePhoto> & { uploaded: boolean; configured: boolean };
@@ -51,6 +52,7 @@ function UploadForm({
   return (
     <fetcher.Form
       method="post"
+      action={EDITOR_ACTIONS[kind]}
       encType="multipart/form-data"
       aria-label={label}
       className="space-y-3"
@@ -61,26 +63,14 @@ function UploadForm({
     >
       {children}
       <div className="flex flex-wrap items-center gap-3">
-        <button
-          type="submit"
-          name="intent"
-          value={`upload-${kind}`}
-          disabled={busy}
-          className={buttonClass({ size: "sm" })}
-        >
+        <IntentButton intent="upload" disabled={busy}>
           <Upload aria-hidden="true" className="size-4" />
           {`Upload ${noun}`}
-        </button>
+        </IntentButton>
         {uploaded ? (
-          <button
-            type="submit"
-            name="intent"
-            value={`remove-${kind}`}
-            disabled={busy}
-            className={buttonClass({ variant: "secondary", size: "sm" })}
-          >
+          <IntentButton intent="remove" variant="secondary" disabled={busy}>
             {`Remove ${noun}`}
-          </button>
+          </IntentButton>
         ) : null}
         <FormStatus ok={local ? false : result?.ok} message={local ?? result?.message} />
       </div>
@@ -102,10 +92,7 @@ export function PhotoForm({ photo }: { photo: EditorPhoto }) {
           className="size-20 rounded-full object-cover"
         />
         <div>
-          <label
-            htmlFor="photo-file"
-            className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-          >
+          <label htmlFor="photo-file" className={labelClass}>
             Photo
           </label>
           <input
@@ -129,10 +116,7 @@ export function PhotoForm({ photo }: { photo: EditorPhoto }) {
 export function CvForm({ cv }: { cv: EditorCv }) {
   return (
     <UploadForm kind="cv" label="CV" noun="CV" uploaded={cv.uploaded}>
-      <label
-        htmlFor="cv-file"
-        className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-      >
+      <label htmlFor="cv-file" className={labelClass}>
         CV (PDF)
       </label>
       <input

@@ -5,58 +5,10 @@ import { useFetcher } from "react-router";
 import { buttonClass } from "~/ui/button";
 import { CheckboxField, FormStatus, TextField } from "~/ui/fields";
 
-import type { Education, Experience } from "../profile";
-import { useFormResult, type FormResult } from "./form-result";
-
-export type EntryKind = "experience" | "education";
-export type Entry = Experience | Education;
-
-export const ENTRY = {
-  experience: {
-    heading: "Experience",
-    add: "Add experience",
-    fields: [
-      ["title", "Title"],
-      ["company", "Company"],
-    ],
-    current: "Current job",
-    empty: "No experience yet: add the first below.",
-  },
-  education: {
-    heading: "Education",
-    add: "Add education",
-    fields: [
-      ["degree", "Degree"],
-      ["institution", "Institution"],
-    ],
-    current: "Currently studying",
-    empty: "No education yet: add the first below.",
-  },
-} as const;
-
-/** Both kinds as one shape: the two named fields, the period, and whether it is still going. */
-type EntryValues = { first: string; second: string; from: string; to: string; current: boolean };
-
-function entryValues(kind: EntryKind, entry?: Entry): EntryValues {
-  if (!entry) return { first: "", second: "", from: "", to: "", current: false };
-  if (kind === "experience" && "title" in entry) {
-    return {
-      first: entry.title,
-      second: entry.company,
-      from: entry.from,
-      to: entry.to ?? "",
-      current: entry.current,
-    };
-  }
-  const e = entry as Education;
-  return {
-    first: e.degree,
-    second: e.institution,
-    from: e.from,
-    to: e.to ?? "",
-    current: e.current,
-  };
-}
+import { EDITOR_ACTIONS } from "../editor/actions";
+import { useFormResult, type FormResult } from "../editor/form-result";
+import { IntentButton } from "../editor/intent-button";
+import { TIMELINES, entryHeading, entryTexts, type Entry, type TimelineKind } from "./timeline";
 
 /** One entry's form (or, without `entry`, the form that adds one). */
 export function EntryForm({
@@ -65,19 +17,18 @@ export function EntryForm({
   first,
   last,
 }: {
-  kind: EntryKind;
+  kind: TimelineKind;
   entry?: Entry;
   first?: boolean;
   last?: boolean;
 }) {
-  const text = ENTRY[kind];
+  const timeline = TIMELINES[kind];
   const key = entry ? `${kind}-${entry.id}` : `${kind}-new`;
   const fetcher = useFetcher();
   const deleter = useFetcher({ key: `${kind}-delete` });
   const result = useFormResult(key, fetcher);
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const stored = entryValues(kind, entry);
   const busy = fetcher.state !== "idle";
   const showConfirm = entry && (confirming || result?.confirmDelete);
 
@@ -92,11 +43,12 @@ export function EntryForm({
     if (confirming) confirmRef.current?.focus();
   }, [confirming]);
 
-  const name = entry ? `${stored.first} at ${stored.second}` : text.add;
+  const name = entry ? entryHeading(kind, entry) : timeline.add;
   return (
     <fetcher.Form
       ref={formRef}
       method="post"
+      action={EDITOR_ACTIONS[kind]}
       aria-label={name}
       noValidate
       className={`space-y-4 rounded-xl border p-4 ${entry ? "border-slate-200 dark:border-slate-700" : "mt-6 border-dashed border-slate-300 dark:border-slate-600"}`}
@@ -104,40 +56,35 @@ export function EntryForm({
       {entry ? (
         <input type="hidden" name="id" value={entry.id} />
       ) : (
-        <h3 className="font-semibold text-slate-900 dark:text-white">{text.add}</h3>
+        <h3 className="font-semibold text-slate-900 dark:text-white">{timeline.add}</h3>
       )}
-      <EntryFields kind={kind} stored={stored} result={result} />
+      <EntryFields kind={kind} entry={entry} result={result} />
       <div className="flex flex-wrap items-center gap-2">
         {entry ? (
           <EntryActions
-            kind={kind}
             busy={busy}
             first={first}
             last={last}
             onDelete={() => setConfirming(true)}
           />
         ) : (
-          <button
-            type="submit"
-            name="intent"
-            value={`add-${kind}`}
-            disabled={busy}
-            className={buttonClass({ size: "sm" })}
-          >
+          <IntentButton intent="add" disabled={busy}>
             <Plus aria-hidden="true" className="size-4" />
-            {text.add}
-          </button>
+            {timeline.add}
+          </IntentButton>
         )}
         <FormStatus ok={result?.ok} message={result?.confirmDelete ? undefined : result?.message} />
       </div>
       {showConfirm ? (
         <ConfirmDelete
           name={name}
-          kind={kind}
           buttonRef={confirmRef}
           onConfirm={() => {
             // One fetcher for the list reports the deletion, since this entry's form goes with it.
-            deleter.submit({ intent: `delete-${kind}`, id: String(entry.id) }, { method: "post" });
+            deleter.submit(
+              { intent: "delete", id: String(entry.id) },
+              { method: "post", action: EDITOR_ACTIONS[kind] },
+            );
             setConfirming(false);
           }}
           onCancel={() => setConfirming(false)}
@@ -150,38 +97,35 @@ export function EntryForm({
 /** The entry's fields: as typed when a save was refused, else as stored. */
 function EntryFields({
   kind,
-  stored,
+  entry,
   result,
 }: {
-  kind: EntryKind;
-  stored: EntryValues;
+  kind: TimelineKind;
+  entry?: Entry;
   result: FormResult | undefined;
 }) {
-  const text = ENTRY[kind];
-  const [firstField, secondField] = text.fields;
+  const timeline = TIMELINES[kind];
+  const stored = entry ? entryTexts(kind, entry) : ["", ""];
   const values = result?.ok === false ? result.values : undefined;
   const errors = result?.errors ?? {};
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label={firstField[1]}
-          name={firstField[0]}
-          defaultValue={values?.[firstField[0]] ?? stored.first}
-          error={errors[firstField[0]]}
-        />
-        <TextField
-          label={secondField[1]}
-          name={secondField[0]}
-          defaultValue={values?.[secondField[0]] ?? stored.second}
-          error={errors[secondField[0]]}
-        />
+        {timeline.fields.map((field, i) => (
+          <TextField
+            key={field.name}
+            label={field.label}
+            name={field.name}
+            defaultValue={values?.[field.name] ?? stored[i]}
+            error={errors[field.name]}
+          />
+        ))}
         <TextField
           label="From"
           name="from"
           placeholder="2023-03"
           inputMode="numeric"
-          defaultValue={values?.from ?? stored.from}
+          defaultValue={values?.from ?? entry?.from ?? ""}
           error={errors.from}
           hint="YYYY-MM (or YYYY, or YYYY-MM-DD)"
         />
@@ -190,15 +134,15 @@ function EntryFields({
           name="to"
           placeholder="2024-06"
           inputMode="numeric"
-          defaultValue={values?.to ?? stored.to}
+          defaultValue={values?.to ?? entry?.to ?? ""}
           error={errors.to}
           hint="Leave empty when it is still going"
         />
       </div>
       <CheckboxField
-        label={text.current}
+        label={timeline.current}
         name="current"
-        defaultChecked={values ? values.current === "on" : stored.current}
+        defaultChecked={values ? values.current === "on" : (entry?.current ?? false)}
       />
     </>
   );
@@ -206,13 +150,11 @@ function EntryFields({
 
 /** Save, Move up, Move down and Delete for a stored entry. */
 function EntryActions({
-  kind,
   busy,
   first,
   last,
   onDelete,
 }: {
-  kind: EntryKind;
   busy: boolean;
   first?: boolean;
   last?: boolean;
@@ -220,40 +162,20 @@ function EntryActions({
 }) {
   return (
     <>
-      <button
-        type="submit"
-        name="intent"
-        value={`save-${kind}`}
-        disabled={busy}
-        className={buttonClass({ size: "sm" })}
-      >
+      <IntentButton intent="save" disabled={busy}>
         Save
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value={`up-${kind}`}
-        disabled={busy || first}
-        className={buttonClass({ variant: "secondary", size: "sm" })}
-      >
+      </IntentButton>
+      <IntentButton intent="up" variant="secondary" disabled={busy || first}>
         <ArrowUp aria-hidden="true" className="size-4" />
         Move up
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value={`down-${kind}`}
-        disabled={busy || last}
-        className={buttonClass({ variant: "secondary", size: "sm" })}
-      >
+      </IntentButton>
+      <IntentButton intent="down" variant="secondary" disabled={busy || last}>
         <ArrowDown aria-hidden="true" className="size-4" />
         Move down
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value={`ask-${kind}`}
-        className={buttonClass({ variant: "danger", size: "sm" })}
+      </IntentButton>
+      <IntentButton
+        intent="ask"
+        variant="danger"
         onClick={(event) => {
           // With JavaScript the confirmation shows at once; without, the server shows it.
           event.preventDefault();
@@ -262,7 +184,7 @@ function EntryActions({
       >
         <Trash2 aria-hidden="true" className="size-4" />
         Delete
-      </button>
+      </IntentButton>
     </>
   );
 }
@@ -270,13 +192,11 @@ function EntryActions({
 /** "Delete …? This cannot be undone.", with Confirm delete and Cancel. */
 function ConfirmDelete({
   name,
-  kind,
   buttonRef,
   onConfirm,
   onCancel,
 }: {
   name: string;
-  kind: EntryKind;
   buttonRef: RefObject<HTMLButtonElement | null>;
   onConfirm: () => void;
   onCancel: () => void;
@@ -294,7 +214,7 @@ function ConfirmDelete({
         ref={buttonRef}
         type="submit"
         name="intent"
-        value={`delete-${kind}`}
+        value="delete"
         className={buttonClass({ variant: "danger", size: "sm" })}
         onClick={(event) => {
           // Without JavaScript this submits the form.
