@@ -1,5 +1,4 @@
 export { ProfileEditor, type ProfileEditorData } from "./editor/profile-editor";
-export { type FormResult } from "./editor/form-result";
 export {
   SKILL_ICONS,
   SOCIAL_KINDS,
@@ -17,7 +16,6 @@ export {
   type SocialLink,
   type StoredCv,
   type StoredPhoto,
-  formatPartialDate,
 } from "./profile";
 export { Skills } from "./skills-section";
 export { Timeline } from "./timeline/timeline-section";

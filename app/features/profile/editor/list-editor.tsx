@@ -3,10 +3,12 @@ import { useState, type ReactNode } from "react";
 
 import { buttonClass } from "~/ui/button";
 
-import { readListRows, type ListName } from "./list-fields";
+import { listFieldName, readListRows, type ListName } from "./list-fields";
 
 export type Row = Record<string, string> & { key: string };
 export type SetField = (field: string, value: string) => void;
+/** A field's name in the form for this row ("socials.2.url"), which its error is keyed by too. */
+export type FieldName = (field: string) => string;
 
 let rowSerial = 0;
 const newKey = () => `row-${++rowSerial}`;
@@ -50,7 +52,7 @@ export function ListEditor({
   blank: Record<string, string>;
   values?: Record<string, string>;
   errors: Record<string, string>;
-  render: (row: Row, n: number, setField: SetField) => ReactNode;
+  render: (row: Row, fieldName: FieldName, setField: SetField) => ReactNode;
 }) {
   const [rows, setRows] = useState(() => initialRows(list, stored, blank, values));
   const errorKeys = Object.keys(errors).filter((key) => key.startsWith(`${list}.`));
@@ -74,7 +76,7 @@ export function ListEditor({
               aria-label={`${title}: row ${i + 1}`}
               className="grid items-end gap-3 sm:grid-cols-[repeat(3,minmax(0,1fr))_auto]"
             >
-              {render(row, n, setField)}
+              {render(row, (field) => listFieldName(list, n, field), setField)}
               <button
                 type="button"
                 className={buttonClass({ variant: "secondary", size: "sm" })}

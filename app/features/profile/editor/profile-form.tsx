@@ -110,31 +110,31 @@ function SocialsList({ stored, values, errors }: ListProps<ProfileContent["socia
       blank={{ kind: "website", label: "", url: "" }}
       values={values}
       errors={errors}
-      render={(row, n, setField) => (
+      render={(row, fieldName, setField) => (
         <>
           <SelectField
             label="Kind"
-            name={`socials.${n}.kind`}
+            name={fieldName("kind")}
             value={row.kind ?? "website"}
             options={SOCIAL_KINDS}
             onChange={(v) => setField("kind", v)}
-            error={errors[`socials.${n}.kind`]}
+            error={errors[fieldName("kind")]}
             preview={
               <SocialGlyph kind={(row.kind ?? "website") as SocialKind} className="size-5" />
             }
           />
           <TextField
             label="Label"
-            name={`socials.${n}.label`}
+            name={fieldName("label")}
             defaultValue={row.label}
-            error={errors[`socials.${n}.label`]}
+            error={errors[fieldName("label")]}
           />
           <TextField
             label="URL"
-            name={`socials.${n}.url`}
+            name={fieldName("url")}
             type="url"
             defaultValue={row.url}
-            error={errors[`socials.${n}.url`]}
+            error={errors[fieldName("url")]}
           />
         </>
       )}
@@ -152,21 +152,21 @@ function SkillsList({ stored, values, errors }: ListProps<ProfileContent["skills
       blank={{ icon: "code", name: "" }}
       values={values}
       errors={errors}
-      render={(row, n, setField) => (
+      render={(row, fieldName, setField) => (
         <>
           <TextField
             label="Skill"
-            name={`skills.${n}.name`}
+            name={fieldName("name")}
             defaultValue={row.name}
-            error={errors[`skills.${n}.name`]}
+            error={errors[fieldName("name")]}
           />
           <SelectField
             label="Icon"
-            name={`skills.${n}.icon`}
+            name={fieldName("icon")}
             value={row.icon ?? "code"}
             options={SKILL_ICONS}
             onChange={(v) => setField("icon", v)}
-            error={errors[`skills.${n}.icon`]}
+            error={errors[fieldName("icon")]}
             preview={<SkillGlyph icon={(row.icon ?? "code") as SkillIcon} className="size-6" />}
           />
         </>
@@ -190,21 +190,21 @@ function ToolsList({
       blank={{ icon: "initials", name: "" }}
       values={values}
       errors={errors}
-      render={(row, n, setField) => (
+      render={(row, fieldName, setField) => (
         <>
           <TextField
             label="Tool"
-            name={`tools.${n}.name`}
+            name={fieldName("name")}
             defaultValue={row.name}
-            error={errors[`tools.${n}.name`]}
+            error={errors[fieldName("name")]}
           />
           <SelectField
             label="Icon"
-            name={`tools.${n}.icon`}
+            name={fieldName("icon")}
             value={row.icon ?? "initials"}
             options={TOOL_ICONS}
             onChange={(v) => setField("icon", v)}
-            error={errors[`tools.${n}.icon`]}
+            error={errors[fieldName("icon")]}
             preview={
               <ToolGlyph
                 glyph={

@@ -9,7 +9,6 @@
  */
 
 export type TimelineKind = "experience" | "education";
-export const TIMELINE_KINDS: readonly TimelineKind[] = ["experience", "education"];
 
 type TimelineDescriptor = {
   /** An entry's two texts, in the order its heading names them ("Title at Company"). */
