@@ -3,19 +3,11 @@ import { data } from "react-router";
 import { appContext } from "~/context";
 import { Contact, SocialLinks } from "~/features/contact";
 import { handleContact } from "~/features/contact/index.server";
-import { Profile, Skills, Timeline, Tools, toolGlyph } from "~/features/profile";
-import { readTimeline } from "~/features/profile/index.server";
-import {
-  absoluteUrl,
-  pageMeta,
-  siteCvUrl,
-  siteOf,
-  sitePhoto,
-  type HomeProfile,
-} from "~/features/site";
+import { Profile, Skills, Timeline, Tools } from "~/features/profile";
+import { homeProfile, readTimeline } from "~/features/profile/index.server";
+import { absoluteUrl, pageMeta, siteOf } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
 import { isClientNavigation } from "~/lib/streaming";
-import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/home";
 
@@ -27,19 +19,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // sections until their rows stream in; a document arrives with both already filled in.
   const experiences = readTimeline(db, "experience", degraded);
   const education = readTimeline(db, "education", degraded);
-  const stored = await profileRead;
-  const profile: HomeProfile = {
-    name: stored.name,
-    title: stored.title,
-    location: stored.location,
-    email: stored.email,
-    about: stored.about,
-    socials: stored.socials,
-    skills: stored.skills,
-    tools: stored.tools.map((tool) => ({ name: tool.name, glyph: toolGlyph(tool) })),
-    photo: sitePhoto(stored, stored, siteConfig),
-    cvUrl: siteCvUrl(stored, siteConfig),
-  };
+  const profile = homeProfile(await profileRead);
   if (isClientNavigation(request)) return { profile, experiences, education };
   return { profile, experiences: await experiences, education: await education };
 }

@@ -2,6 +2,7 @@ export { answerForm } from "./editor/form.server";
 export { editProfile } from "./editor/profile-action.server";
 export { importResume } from "./editor/resume-action.server";
 export { editCv, editPhoto } from "./editor/upload-action.server";
+export { homeProfile } from "./home-profile.server";
 export {
   type StoredProfile,
   ensureProfile,
