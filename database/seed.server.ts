@@ -18,33 +18,19 @@ export async function seedDemoContent(db: Database, content: DemoContent): Promi
     const marker = await tx.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
     if (marker.length > 0) return "already-seeded";
 
-    const [posts, jobs, schools] = await Promise.all([
+    const [posts, experiences, educationEntries] = await Promise.all([
       tx.select({ n: count() }).from(blogPosts),
       tx.select({ n: count() }).from(jobExperiences),
       tx.select({ n: count() }).from(education),
     ]);
-    if ((posts[0]?.n ?? 0) + (jobs[0]?.n ?? 0) + (schools[0]?.n ?? 0) > 0) return "not-empty";
+    if ((posts[0]?.n ?? 0) + (experiences[0]?.n ?? 0) + (educationEntries[0]?.n ?? 0) > 0)
+      return "not-empty";
 
-    await tx.insert(jobExperiences).values(
-      content.experiences.map((e, i) => ({
-        title: e.title,
-        company: e.company,
-        from: e.from,
-        to: e.to,
-        current: e.current,
-        sortKey: i,
-      })),
-    );
-    await tx.insert(education).values(
-      content.education.map((e, i) => ({
-        degree: e.degree,
-        institution: e.institution,
-        from: e.from,
-        to: e.to,
-        current: e.current,
-        sortKey: i,
-      })),
-    );
+    // The demo entries are written as the tables store them, in the order they are listed.
+    await tx
+      .insert(jobExperiences)
+      .values(content.experiences.map((e, sortKey) => ({ ...e, sortKey })));
+    await tx.insert(education).values(content.education.map((e, sortKey) => ({ ...e, sortKey })));
     await tx.insert(blogPosts).values(
       content.posts.map((p) => ({
         title: p.title,

@@ -2,7 +2,8 @@ import type { ProfileContent } from "../profile";
 import type { Education, Experience } from "../timeline/timeline";
 import { TimelineEditor } from "../timeline/timeline-editor";
 import { EditorSection } from "./editor-section";
-import { ProfileForm, type ToolGlyphs } from "./profile-form";
+import { ProfileForm } from "./profile-form";
+import type { ToolGlyphs } from "./profile-lists";
 import { ResumeSection } from "./resume-section";
 import { CvForm, PhotoForm, type EditorCv, type EditorPhoto } from "./upload-forms";
 

@@ -7,7 +7,7 @@ import { FormStatus, labelClass } from "~/ui/fields";
 import { EDITOR_ACTIONS } from "./actions";
 import { EditorSection } from "./editor-section";
 import { useFormResult, type FormResult, type ImportPreview } from "./form-result";
-import { IntentButton } from "./intent-button";
+import { CancelButton, IntentButton } from "./form-buttons";
 
 /** The export link, and the import: a file checked and previewed, applied once confirmed. */
 export function ResumeSection() {
@@ -139,13 +139,7 @@ function ConfirmImportForm({
         <IntentButton intent="confirm" disabled={fetcher.state !== "idle"}>
           Confirm import
         </IntentButton>
-        <button
-          type="button"
-          className={buttonClass({ variant: "secondary", size: "sm" })}
-          onClick={onCancel}
-        >
-          Cancel
-        </button>
+        <CancelButton onClick={onCancel} />
       </div>
     </fetcher.Form>
   );

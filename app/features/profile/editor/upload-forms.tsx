@@ -9,7 +9,7 @@ import { FormStatus, labelClass } from "~/ui/fields";
 
 import { EDITOR_ACTIONS } from "./actions";
 import { useFormResult } from "./form-result";
-import { IntentButton } from "./intent-button";
+import { IntentButton } from "./form-buttons";
 
 /** The photo the site shows, whether one is uploaded, and whether the configuration wins. */
 export type EditorPhoto = ReturnType<typeof sitePhoto> & { uploaded: boolean; configured: boolean };

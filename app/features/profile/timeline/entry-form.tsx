@@ -7,7 +7,7 @@ import { CheckboxField, FormStatus, TextField } from "~/ui/fields";
 
 import { EDITOR_ACTIONS } from "../editor/actions";
 import { useFormResult, type FormResult } from "../editor/form-result";
-import { IntentButton } from "../editor/intent-button";
+import { CancelButton, IntentButton } from "../editor/form-buttons";
 import { TIMELINES, entryHeading, entryTexts, type Entry, type TimelineKind } from "./timeline";
 
 /** One entry's form (or, without `entry`, the form that adds one). */
@@ -224,13 +224,7 @@ function ConfirmDelete({
       >
         Confirm delete
       </button>
-      <button
-        type="button"
-        className={buttonClass({ variant: "secondary", size: "sm" })}
-        onClick={onCancel}
-      >
-        Cancel
-      </button>
+      <CancelButton onClick={onCancel} />
     </div>
   );
 }
