@@ -87,6 +87,15 @@ export type RouteId = Exclude<
 const PRIVATE: RoutePolicy = { cache: "private" };
 /** The owner's pages and APIs: no one else may use them. */
 const OWNER: RoutePolicy = { cache: "private", access: "owner" };
+/**
+ * The profile editor's forms that post files or a whole résumé (the import's confirmation
+ * sends the checked document back, form-encoded), and the profile form as before: the largest
+ * upload, with room for the form's other fields and multipart's boundaries.
+ */
+const PROFILE_UPLOADS: RoutePolicy = {
+  ...OWNER,
+  bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
+};
 /** The feeds (RSS, Atom, JSON Feed; the blog's and each tag's) show posts and the owner's name. */
 const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
 
@@ -134,11 +143,12 @@ export const routePolicies = {
   "routes/logout": PRIVATE,
   "routes/admin.messages": OWNER,
   "routes/admin.posts": OWNER,
-  // The largest upload, with room for the form's other fields and multipart's boundaries.
-  "routes/admin.profile": {
-    ...OWNER,
-    bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
-  },
+  "routes/admin.profile": PROFILE_UPLOADS,
+  "routes/admin.profile.photo": PROFILE_UPLOADS,
+  "routes/admin.profile.cv": PROFILE_UPLOADS,
+  "routes/admin.profile.experience": OWNER,
+  "routes/admin.profile.education": OWNER,
+  "routes/admin.profile.resume": PROFILE_UPLOADS,
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.posts": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },

@@ -31,7 +31,14 @@ export default [
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.ts"),
   route("admin/messages", "routes/admin.messages.tsx"),
-  route("admin/profile", "routes/admin.profile.tsx"),
+  // The editor's sections: each form posts to its own section's action.
+  route("admin/profile", "routes/admin.profile.tsx", [
+    route("photo", "routes/admin.profile.photo.tsx"),
+    route("cv", "routes/admin.profile.cv.tsx"),
+    route("experience", "routes/admin.profile.experience.tsx"),
+    route("education", "routes/admin.profile.education.tsx"),
+    route("resume", "routes/admin.profile.resume.tsx"),
+  ]),
   route("admin/posts", "routes/admin.posts.tsx"),
   route("api/contact", "routes/api.contact.ts"),
   route("api/messages/:id/retry", "routes/api.message-retry.ts"),

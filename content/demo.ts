@@ -11,7 +11,7 @@ export type DemoContent = {
     to: string | null;
     current: boolean;
   }[];
-  studies: {
+  education: {
     degree: string;
     institution: string;
     from: string;
@@ -45,7 +45,7 @@ export const demoContent: DemoContent = {
       current: false,
     },
   ],
-  studies: [
+  education: [
     {
       degree: "MSc in Data Analytics",
       institution: "Dublin City College",

@@ -30,7 +30,7 @@ export const BACKUP_TABLES = [
   { name: "app_meta", key: ["key"], replace: true },
   { name: "profile", key: ["id"], replace: true },
   { name: "job_experiences", key: ["id"], replace: false },
-  { name: "studies", key: ["id"], replace: false },
+  { name: "education", key: ["id"], replace: false },
   { name: "media", key: ["hash"], replace: false },
   // A post's slugs first: their foreign key waits for the commit (migration 0007), and each post's
   // insert then finds its current slug already there.
@@ -170,7 +170,7 @@ export function readBackup(file: string): ParsedBackup {
     number
   >;
   const rows = lines.slice(1).map((line, i) => {
-    const entry = JSON.parse(line) as { table: TableName; row: Record<string, unknown> };
+    const entry = renamed(JSON.parse(line) as { table: TableName; row: Record<string, unknown> });
     if (!known.has(entry.table) || typeof entry.row !== "object" || entry.row === null) {
       throw new BackupError(`${file} is damaged: line ${i + 2} is not a row of a known table.`);
     }
@@ -178,6 +178,27 @@ export function readBackup(file: string): ParsedBackup {
     return entry;
   });
   return { header, rows, counts, sha256 };
+}
+
+/**
+ * The names a backup written before migration 0008 gives a table or column, and today's. The
+ * restore's `jsonb_populate_record` drops a key it does not know without a word, so an old
+ * backup's "current" flags would otherwise all come back false.
+ */
+const OLD_TABLE_NAMES = new Map<string, TableName>([["studies", "education"]]);
+const OLD_COLUMN_NAMES = new Map<string, Map<string, string>>([
+  ["job_experiences", new Map([["current_job", "current"]])],
+  ["education", new Map([["currently_studying", "current"]])],
+]);
+
+function renamed(entry: { table: TableName; row: Record<string, unknown> }) {
+  const table = OLD_TABLE_NAMES.get(entry.table) ?? entry.table;
+  const columns = OLD_COLUMN_NAMES.get(table);
+  if (!columns || typeof entry.row !== "object" || entry.row === null) return { ...entry, table };
+  const row = Object.fromEntries(
+    Object.entries(entry.row).map(([column, value]) => [columns.get(column) ?? column, value]),
+  );
+  return { table, row };
 }
 
 /**
@@ -215,7 +236,7 @@ export async function restoreBackup(db: Database, backup: ParsedBackup): Promise
       );
     }
     // Serial ids go on after the restored ones.
-    for (const name of ["job_experiences", "studies", "blog_posts", "contact_messages"]) {
+    for (const name of ["job_experiences", "education", "blog_posts", "contact_messages"]) {
       await tx.execute(
         sql.raw(
           `select setval(pg_get_serial_sequence('"${name}"', 'id'), coalesce(max(id), 1), max(id) is not null) from "${name}"`,

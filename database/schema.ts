@@ -16,7 +16,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
-import type { ProfileContent, StoredCv, StoredPhoto } from "../app/features/profile";
+import type { ProfileContent, StoredCv, StoredPhoto } from "./profile-content";
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.
@@ -140,6 +140,11 @@ export const blogStats = pgTable(
   (t) => [check("blog_stats_single_row", sql`${t.id}`)],
 );
 
+/**
+ * The two timelines of the résumé, one row per entry, in the owner's order (`sort_key`, then
+ * id). `current`: the entry is still going (no end date shown). Education was `studies`, with
+ * `currently_studying` and `current_job` for the flag, until migration 0008.
+ */
 export const jobExperiences = pgTable(
   "job_experiences",
   {
@@ -148,24 +153,24 @@ export const jobExperiences = pgTable(
     company: text("company").notNull(),
     from: text("from").notNull(),
     to: text("to"),
-    currentJob: boolean("current_job").notNull().default(false),
+    current: boolean("current").notNull().default(false),
     sortKey: integer("sort_key").notNull().default(0),
   },
   (t) => [index("job_experiences_sort_idx").on(t.sortKey, t.id)],
 );
 
-export const studies = pgTable(
-  "studies",
+export const education = pgTable(
+  "education",
   {
     id: serial("id").primaryKey(),
     degree: text("degree").notNull(),
     institution: text("institution").notNull(),
     from: text("from").notNull(),
     to: text("to"),
-    currentlyStudying: boolean("currently_studying").notNull().default(false),
+    current: boolean("current").notNull().default(false),
     sortKey: integer("sort_key").notNull().default(0),
   },
-  (t) => [index("studies_sort_idx").on(t.sortKey, t.id)],
+  (t) => [index("education_sort_idx").on(t.sortKey, t.id)],
 );
 
 /**
@@ -227,8 +232,6 @@ export const appMeta = pgTable("app_meta", {
 
 export type BlogPost = typeof blogPosts.$inferSelect;
 export type PostTag = typeof postTags.$inferSelect;
-export type JobExperience = typeof jobExperiences.$inferSelect;
-export type Study = typeof studies.$inferSelect;
 
 /** The owner's password, as a salted scrypt hash (one row). */
 export const owner = pgTable(

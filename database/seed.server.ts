@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 
 import type { DemoContent } from "../content/demo";
 import type { Database } from "./db.server";
-import { appMeta, blogPosts, jobExperiences, studies } from "./schema";
+import { appMeta, blogPosts, education, jobExperiences } from "./schema";
 
 const SEEDED_KEY = "demo_content_seeded";
 
@@ -18,33 +18,19 @@ export async function seedDemoContent(db: Database, content: DemoContent): Promi
     const marker = await tx.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
     if (marker.length > 0) return "already-seeded";
 
-    const [posts, jobs, studyRows] = await Promise.all([
+    const [posts, experiences, educationEntries] = await Promise.all([
       tx.select({ n: count() }).from(blogPosts),
       tx.select({ n: count() }).from(jobExperiences),
-      tx.select({ n: count() }).from(studies),
+      tx.select({ n: count() }).from(education),
     ]);
-    if ((posts[0]?.n ?? 0) + (jobs[0]?.n ?? 0) + (studyRows[0]?.n ?? 0) > 0) return "not-empty";
+    if ((posts[0]?.n ?? 0) + (experiences[0]?.n ?? 0) + (educationEntries[0]?.n ?? 0) > 0)
+      return "not-empty";
 
-    await tx.insert(jobExperiences).values(
-      content.experiences.map((e, i) => ({
-        title: e.title,
-        company: e.company,
-        from: e.from,
-        to: e.to,
-        currentJob: e.current,
-        sortKey: i,
-      })),
-    );
-    await tx.insert(studies).values(
-      content.studies.map((s, i) => ({
-        degree: s.degree,
-        institution: s.institution,
-        from: s.from,
-        to: s.to,
-        currentlyStudying: s.current,
-        sortKey: i,
-      })),
-    );
+    // The demo entries are written as the tables store them, in the order they are listed.
+    await tx
+      .insert(jobExperiences)
+      .values(content.experiences.map((e, sortKey) => ({ ...e, sortKey })));
+    await tx.insert(education).values(content.education.map((e, sortKey) => ({ ...e, sortKey })));
     await tx.insert(blogPosts).values(
       content.posts.map((p) => ({
         title: p.title,

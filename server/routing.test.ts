@@ -113,7 +113,9 @@ describe("route resolution", () => {
       .map((record) => record.id)
       .filter((id) => id !== "root");
     const testOnly = Object.keys(routePolicies).filter((id) => id.startsWith("routes/test."));
-    expect(ids.length).toBe(routes.length);
+    const everyRoute = (entries: typeof routes): unknown[] =>
+      entries.flatMap((entry) => [entry, ...everyRoute(entry.children ?? [])]);
+    expect(ids.length).toBe(everyRoute(routes).length);
     expect(new Set([...ids, ...testOnly])).toEqual(new Set(Object.keys(routePolicies)));
   });
 });

@@ -2,21 +2,12 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { Contact, SocialLinks } from "~/features/contact";
-import { Profile } from "~/features/profile";
-import { Skills } from "~/features/profile";
-import { Timeline } from "~/features/profile";
-import { Tools } from "~/features/profile";
 import { handleContact } from "~/features/contact/index.server";
-import { emptyOnError } from "~/lib/safe";
-import { absoluteUrl, pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
-import { isClientNavigation } from "~/lib/streaming";
-import { formatPartialDate } from "~/features/profile";
-import { siteCvUrl, sitePhoto, type HomeProfile } from "~/features/site";
+import { Profile, Skills, Timeline, Tools } from "~/features/profile";
+import { homeProfile, readTimeline } from "~/features/profile/index.server";
+import { absoluteUrl, pageMeta, siteOf } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
-import { toolGlyph } from "~/features/profile";
-import { listExperiences, listStudies } from "~/features/profile/index.server";
-import { siteConfig } from "~/site.config";
+import { isClientNavigation } from "~/lib/streaming";
 
 import type { Route } from "./+types/home";
 
@@ -24,42 +15,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { db, degraded } = context.get(appContext);
   // Every read starts at once: while the database hangs, the page waits for one timeout, not three.
   const profileRead = readProfile(db, degraded);
-  const experiencesRead = listExperiences(db);
-  const studiesRead = listStudies(db);
-  const stored = await profileRead;
-  const profile: HomeProfile = {
-    name: stored.name,
-    title: stored.title,
-    location: stored.location,
-    email: stored.email,
-    about: stored.about,
-    socials: stored.socials,
-    skills: stored.skills,
-    tools: stored.tools.map((tool) => ({ name: tool.name, glyph: toolGlyph(tool) })),
-    photo: sitePhoto(stored, stored, siteConfig),
-    cvUrl: siteCvUrl(stored, siteConfig),
-  };
   // A client-side navigation shows the page at once, with "Loading experiences..." in these two
   // sections until their rows stream in; a document arrives with both already filled in.
-  const experiences = emptyOnError(experiencesRead, "Error fetching experiences:", degraded).then(
-    (rows) =>
-      rows.map((e) => ({
-        id: e.id,
-        heading: `${e.title} at ${e.company}`,
-        from: formatPartialDate(e.from),
-        to: e.to === null ? null : formatPartialDate(e.to),
-        current: e.currentJob,
-      })),
-  );
-  const education = emptyOnError(studiesRead, "Error fetching education:", degraded).then((rows) =>
-    rows.map((s) => ({
-      id: s.id,
-      heading: `${s.degree} at ${s.institution}`,
-      from: formatPartialDate(s.from),
-      to: s.to === null ? null : formatPartialDate(s.to),
-      current: s.currentlyStudying,
-    })),
-  );
+  const experiences = readTimeline(db, "experience", degraded);
+  const education = readTimeline(db, "education", degraded);
+  const profile = homeProfile(await profileRead);
   if (isClientNavigation(request)) return { profile, experiences, education };
   return { profile, experiences: await experiences, education: await education };
 }

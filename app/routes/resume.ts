@@ -1,9 +1,7 @@
 import { appContext } from "~/context";
-import { toResume } from "~/features/profile/index.server";
-import { absoluteUrl } from "~/features/site";
-import { DEFAULT_PHOTO_URL, siteIdentity } from "~/features/site";
+import { listEntries, toResume } from "~/features/profile/index.server";
+import { absoluteUrl, DEFAULT_PHOTO_URL, siteIdentity } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
-import { listExperiences, listStudies } from "~/features/profile/index.server";
 import { siteConfig } from "~/site.config";
 
 import type { Route } from "./+types/resume";
@@ -16,8 +14,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { db, env, degraded } = context.get(appContext);
   const [stored, experiences, education] = await Promise.all([
     readProfile(db, degraded),
-    listExperiences(db),
-    listStudies(db),
+    listEntries(db, "experience"),
+    listEntries(db, "education"),
   ]);
   const share = siteIdentity(stored, stored, siteConfig).shareImage;
   const resume = toResume({

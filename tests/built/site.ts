@@ -41,7 +41,7 @@ export const TABLES = [
   "blog_stats",
   "contact_messages",
   "job_experiences",
-  "studies",
+  "education",
   "owner",
   "sessions",
   "owner_devices",

@@ -8,6 +8,9 @@ import { freshDatabase, serveOn } from "./processes";
  * once (each drops its cached home page on the database's notice), and a restart keeps it.
  */
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+/** Two ports of their own, set apart with the other servers' (playwright.config.ts). */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3210);
+const [FIRST_PORT, SECOND_PORT] = [PORT_BASE + 21, PORT_BASE + 22];
 
 test.describe("the profile across server processes (PostgreSQL)", () => {
   test.skip(!TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: these tests need PostgreSQL");
@@ -22,8 +25,8 @@ test.describe("the profile across server processes (PostgreSQL)", () => {
   const serve = (port: number) => serveOn(port, database.url);
 
   test("an edit on one instance shows on the other, and after a restart", async ({ browser }) => {
-    const one = await serve(3231);
-    const two = await serve(3232);
+    const one = await serve(FIRST_PORT);
+    const two = await serve(SECOND_PORT);
     try {
       // A new PostgreSQL database starts with the configured profile and empty timelines.
       const home = async (base: string) => (await fetch(`${base}/`)).text();
@@ -58,7 +61,7 @@ test.describe("the profile across server processes (PostgreSQL)", () => {
 
       two.server.child.kill("SIGTERM");
       await two.server.exited;
-      const again = await serve(3232);
+      const again = await serve(SECOND_PORT);
       try {
         const html = await home(again.base);
         expect(html).toContain("Aoife Byrne");

@@ -434,3 +434,37 @@ test("strangers and other sites change nothing", async ({ page, playwright }) =>
   expect(await (await page.request.get("/resume.json")).text()).toBe(before);
   await anonymous.dispose();
 });
+
+test("each section's own route is the owner's alone; the résumé's takes a whole document", async ({
+  page,
+  playwright,
+}) => {
+  const before = await (await page.request.get("/resume.json")).text();
+  const anonymous = await playwright.request.newContext({
+    baseURL: test.info().project.use.baseURL,
+  });
+  for (const section of ["photo", "cv", "experience", "education", "resume"]) {
+    const path = `/admin/profile/${section}`;
+    const read = await anonymous.get(path, { maxRedirects: 0 });
+    expect(read.status(), path).toBe(302);
+    const write = await anonymous.post(path, {
+      form: { intent: "remove", id: "1", document: "{}" },
+      maxRedirects: 0,
+    });
+    expect(write.status(), path).toBe(401);
+  }
+  await anonymous.dispose();
+
+  await signInPage(page, "/admin/profile");
+  // The confirmation sends the checked document back form-encoded, which may pass a form's
+  // 256 KB: this one is read, and refused as a résumé (413 would be the body refused unread).
+  const large = await page.request.post("/admin/profile/resume", {
+    form: {
+      intent: "confirm",
+      document: JSON.stringify({ basics: { name: "Mallory", summary: "x".repeat(300_000) } }),
+    },
+  });
+  expect(large.status()).toBe(400);
+  expect(await large.text()).toContain("basics.summary");
+  expect(await (await page.request.get("/resume.json")).text()).toBe(before);
+});

@@ -1,5 +1,6 @@
 // Backups (database/backup.server.ts): everything kept, restored exactly into a new database of
 // either kind, a PGlite backup moved into PostgreSQL and back, damaged files refused unchanged.
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +16,7 @@ import {
   restoreBackup,
   writeBackup,
 } from "../../database/backup.server";
+import { listEntries } from "../../app/features/profile/timeline/timeline.server";
 import { backupIfDue, backupsIn } from "../../server/backups";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 
@@ -36,14 +38,38 @@ async function fill(database: TestDatabase) {
               timestamptz '2025-01-01 10:00:00.123456+00' + ${i} * interval '1 hour', now())`);
   }
   await db.execute(sql`delete from blog_posts where id = 7`);
-  await db.execute(sql`insert into job_experiences (title, company, "from", "to", current_job, sort_key)
+  await db.execute(sql`insert into job_experiences (title, company, "from", "to", "current", sort_key)
     select 'Engineer', 'Company ' || g, '2020-01', null, g = 3, g from generate_series(1, 3) g`);
-  await db.execute(sql`insert into studies (degree, institution, "from", "to", sort_key)
-    select 'BSc', 'University ' || g, '2015-09', '2019-06', g from generate_series(1, 2) g`);
+  await db.execute(sql`insert into education (degree, institution, "from", "to", "current", sort_key)
+    select 'BSc', 'University ' || g, '2015-09', case when g = 1 then '2019-06' end, g = 2, g
+    from generate_series(1, 2) g`);
   for (const status of ["pending", "delivered", "failed", "spam"]) {
     await db.execute(sql`insert into contact_messages (name, email, message, client_address, status, attempts)
       values ('Ana', 'ana@example.com', ${`Message ${status} ✓`}, '2001:db8:1:2::/64', ${status}, 2)`);
   }
+}
+
+/**
+ * A backup as a site before migration 0008 wrote it: education in "studies", and the flag of an
+ * entry still going named "current_job" and "currently_studying". Checksum and count made anew.
+ */
+function beforeEducationRename(backup: Buffer): Buffer {
+  const lines = gunzipSync(backup).toString("utf8").trimEnd().split("\n").slice(0, -1);
+  const header = { ...JSON.parse(lines[0]!), migrations: 8 };
+  const oldName = { job_experiences: "current_job", education: "currently_studying" } as const;
+  const rows = lines.slice(1).map((line) => {
+    const { table, row } = JSON.parse(line) as { table: string; row: Record<string, unknown> };
+    if (table !== "job_experiences" && table !== "education") return line;
+    const renamed = Object.entries(row).map(([key, value]) => [
+      key === "current" ? oldName[table] : key,
+      value,
+    ]);
+    const name = table === "education" ? "studies" : table;
+    return JSON.stringify({ table: name, row: Object.fromEntries(renamed) });
+  });
+  const body = [JSON.stringify(header), ...rows].join("\n") + "\n";
+  const sha256 = createHash("sha256").update(body).digest("hex");
+  return gzipSync(body + JSON.stringify({ rows: rows.length, sha256 }) + "\n");
 }
 
 describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, d] as const))(
@@ -71,7 +97,7 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
         media: 1,
         contact_messages: 4,
         job_experiences: 3,
-        studies: 2,
+        education: 2,
         profile: 1,
       });
       const target = await driver.fresh();
@@ -93,6 +119,30 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
           /already holds job experiences: restore into a new or emptied database\. Nothing was changed\./,
         );
         expect(await contentFingerprint(target.db)).toEqual(fingerprint);
+      } finally {
+        await target.dispose();
+      }
+    });
+
+    it("restores a backup written before education was renamed, its current flags kept", async () => {
+      const old = path.join(dir, `${driver.name}-before-0008.jsonl.gz`);
+      writeFileSync(old, beforeEducationRename(readFileSync(file)));
+      expect(gunzipSync(readFileSync(old)).toString()).toContain('"currently_studying":true');
+      const parsed = readBackup(old);
+      expect(parsed.counts).toMatchObject({ job_experiences: 3, education: 2 });
+      const target = await driver.fresh();
+      try {
+        await restoreBackup(target.db, parsed);
+        expect(await contentFingerprint(target.db)).toEqual(await contentFingerprint(source.db));
+        expect((await listEntries(target.db, "experience")).map((e) => e.current)).toEqual([
+          false,
+          false,
+          true,
+        ]);
+        expect((await listEntries(target.db, "education")).map((e) => e.current)).toEqual([
+          false,
+          true,
+        ]);
       } finally {
         await target.dispose();
       }

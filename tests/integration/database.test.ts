@@ -1,14 +1,16 @@
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
+import { PGlite } from "@electric-sql/pglite";
 import { count, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { demoContent } from "../../content/demo";
-import { openDatabase } from "../../database/db.server";
-import { blogPosts, jobExperiences, studies } from "../../database/schema";
+import { openDatabase, PGLITE_EXTENSIONS } from "../../database/db.server";
+import { blogPosts, education, jobExperiences } from "../../database/schema";
 import { seedDemoContent } from "../../database/seed.server";
-import { listExperiences, listStudies } from "../../app/features/profile/profile.server";
+import { listEntries } from "../../app/features/profile/timeline/timeline.server";
 import {
   drivers,
   freshPostgresUrl,
@@ -16,15 +18,47 @@ import {
   queryRows,
   skipReason,
   TEST_DATABASE_URL,
+  type Driver,
   type TestDatabase,
 } from "./databases";
 
 async function rowCount(
   db: TestDatabase["db"],
-  table: typeof blogPosts | typeof jobExperiences | typeof studies,
+  table: typeof blogPosts | typeof jobExperiences | typeof education,
 ) {
   const [row] = await db.select({ n: count() }).from(table);
   return row?.n ?? 0;
+}
+
+/** A new database of the driver's kind with no migration applied. */
+async function unmigrated(driver: Driver): Promise<TestDatabase> {
+  if (driver.name === "pglite") {
+    const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+    const handle = await openDatabase({ dataDir: "", pglite });
+    return { ...handle, dispose: () => handle.close() };
+  }
+  const { url, drop } = await freshPostgresUrl();
+  const handle = await openDatabase({ databaseUrl: url, dataDir: "" });
+  return {
+    ...handle,
+    dispose: async () => {
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+/** A copy of the migrations whose journal ends at `lastTag`: a database as an older site left it. */
+function migrationsUpTo(lastTag: string) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "portfolio-migrations-"));
+  cpSync(MIGRATIONS, folder, { recursive: true });
+  const file = path.join(folder, "meta/_journal.json");
+  const journal = JSON.parse(readFileSync(file, "utf8")) as { entries: { tag: string }[] };
+  const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
+  if (last < 0) throw new Error(`No migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, last + 1);
+  writeFileSync(file, JSON.stringify(journal));
+  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 for (const driver of drivers) {
@@ -45,7 +79,7 @@ for (const driver of drivers) {
         database.db,
         sql`
         select table_name, column_name from information_schema.columns
-        where table_schema = 'public' and table_name in ('blog_posts', 'job_experiences', 'studies')
+        where table_schema = 'public' and table_name in ('blog_posts', 'education', 'job_experiences')
         order by table_name, ordinal_position`,
       );
       const byTable: Record<string, string[]> = {};
@@ -65,8 +99,8 @@ for (const driver of drivers) {
           "published_at",
           "search_vector",
         ],
-        job_experiences: ["id", "title", "company", "from", "to", "current_job", "sort_key"],
-        studies: ["id", "degree", "institution", "from", "to", "currently_studying", "sort_key"],
+        job_experiences: ["id", "title", "company", "from", "to", "current", "sort_key"],
+        education: ["id", "degree", "institution", "from", "to", "current", "sort_key"],
       });
       const indexes = await queryRows<{ indexdef: string }>(
         database.db,
@@ -88,10 +122,10 @@ for (const driver of drivers) {
       expect(applied[0]?.n).toBe(journal.entries.length);
     });
 
-    it("seeds the demo content once: 3 jobs, 2 studies, 7 posts, and never twice", async () => {
+    it("seeds the demo content once: 3 jobs, 2 education entries, 7 posts, and never twice", async () => {
       expect(await seedDemoContent(database.db, demoContent)).toBe("seeded");
       expect(await rowCount(database.db, jobExperiences)).toBe(3);
-      expect(await rowCount(database.db, studies)).toBe(2);
+      expect(await rowCount(database.db, education)).toBe(2);
       expect(await rowCount(database.db, blogPosts)).toBe(7);
 
       expect(await seedDemoContent(database.db, demoContent)).toBe("already-seeded");
@@ -113,20 +147,77 @@ for (const driver of drivers) {
     it("lists experience and education in the owner's sort order", async () => {
       await database.db.insert(jobExperiences).values([
         { title: "Second", company: "B", from: "2020", to: "2021", sortKey: 2 },
-        { title: "First", company: "A", from: "2022", currentJob: true, sortKey: 1 },
+        { title: "First", company: "A", from: "2022", current: true, sortKey: 1 },
       ]);
-      await database.db.insert(studies).values([
+      await database.db.insert(education).values([
         { degree: "Later", institution: "Y", from: "2010", to: "2014", sortKey: 5 },
-        { degree: "Earlier", institution: "X", from: "2016", currentlyStudying: true, sortKey: 0 },
+        { degree: "Earlier", institution: "X", from: "2016", current: true, sortKey: 0 },
       ]);
-      const jobs = await listExperiences(database.db);
-      expect(jobs.map((j) => [j.title, j.company, j.from, j.to, j.currentJob])).toEqual([
+      const jobs = await listEntries(database.db, "experience");
+      expect(jobs.map((j) => [j.title, j.company, j.from, j.to, j.current])).toEqual([
         ["First", "A", "2022", null, true],
         ["Second", "B", "2020", "2021", false],
       ]);
-      const studyRows = await listStudies(database.db);
-      expect(studyRows.map((s) => s.degree)).toEqual(["Earlier", "Later"]);
-      expect(studyRows[0]?.currentlyStudying).toBe(true);
+      const educationRows = await listEntries(database.db, "education");
+      expect(educationRows.map((s) => s.degree)).toEqual(["Earlier", "Later"]);
+      expect(educationRows[0]?.current).toBe(true);
+    });
+
+    it("migration 0008 renames studies to education in place: rows, flags, ids and the trigger stay", async () => {
+      const old = await unmigrated(driver);
+      const before = migrationsUpTo("0007_publishing");
+      try {
+        await old.migrate(before.folder);
+        await old.db
+          .execute(sql`insert into studies (degree, institution, "from", "to", currently_studying, sort_key)
+          values ('MSc', 'DCU', '2024-09', null, true, 0), ('BSc', 'TUS', '2015-09', '2019-06', false, 1)`);
+        await old.db.execute(sql`insert into job_experiences (title, company, "from", current_job)
+          values ('Dev', 'Acme', '2023-03', true)`);
+
+        await old.migrate(MIGRATIONS);
+        expect(await listEntries(old.db, "education")).toEqual([
+          { id: 1, degree: "MSc", institution: "DCU", from: "2024-09", to: null, current: true },
+          {
+            id: 2,
+            degree: "BSc",
+            institution: "TUS",
+            from: "2015-09",
+            to: "2019-06",
+            current: false,
+          },
+        ]);
+        expect((await listEntries(old.db, "experience")).map((e) => [e.title, e.current])).toEqual([
+          ["Dev", true],
+        ]);
+        const [names] = await queryRows<Record<string, string>>(
+          old.db,
+          sql`select
+            pg_get_serial_sequence('education', 'id') as sequence,
+            (select conname from pg_constraint
+              where conrelid = 'education'::regclass and contype = 'p') as primary_key,
+            (select string_agg(indexname, ',' order by indexname) from pg_indexes
+              where tablename = 'education') as indexes,
+            (select string_agg(tgname, ',') from pg_trigger
+              where tgrelid = 'education'::regclass and not tgisinternal) as triggers,
+            to_regclass('studies')::text as old_table`,
+        );
+        expect(names).toEqual({
+          sequence: "public.education_id_seq",
+          primary_key: "education_pkey",
+          indexes: "education_pkey,education_sort_idx",
+          triggers: "education_page_cache",
+          old_table: null,
+        });
+        // The id sequence goes on after the rows it had already numbered.
+        const [added] = await old.db
+          .insert(education)
+          .values({ degree: "PhD", institution: "TCD", from: "2025", current: true })
+          .returning({ id: education.id });
+        expect(added?.id).toBe(3);
+      } finally {
+        before.remove();
+        await old.dispose();
+      }
     });
 
     it("answers a ping, and rejects one after it is closed", async () => {

@@ -65,7 +65,7 @@ describe("the home page loader", () => {
   it("shows empty lists and logs the original's texts when the reads fail", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     await database.db.execute("drop table job_experiences");
-    await database.db.execute("drop table studies");
+    await database.db.execute("drop table education");
     const data = await callLoader(database);
     expect(data.experiences).toEqual([]);
     expect(data.education).toEqual([]);

@@ -149,7 +149,7 @@ for (const driver of drivers) {
       await link.barrier();
       expect(cached(cache, ["/", "/blog"])).toEqual(["/blog"]);
       await warm(cache, ["/"]);
-      await database.db.execute(sql`delete from studies`);
+      await database.db.execute(sql`delete from education`);
       await link.barrier();
       expect(cached(cache, ["/", "/blog"])).toEqual(["/blog"]);
     });

@@ -2,7 +2,12 @@
  * The site's icon set: the ids the owner picks from for skills, tools and social links, with
  * the name each is shown under in the picker. Ids only; what each draws lives in
  * app/features/profile/icons.tsx (skills, links) and app/features/profile/tool-icons.ts (tools).
+ * The ids are the stored ones (database/profile-content.ts): each list below must name every
+ * stored id, and no other, or it does not compile.
  */
+import type { SkillIcon, SocialKind, ToolIcon } from "../../../database/profile-content";
+
+export type { SkillIcon, SocialKind, ToolIcon };
 
 /** Line icons (lucide) for skills. */
 export const SKILL_ICONS = {
@@ -24,8 +29,7 @@ export const SKILL_ICONS = {
   gauge: "Gauge",
   wrench: "Wrench",
   users: "People",
-} as const;
-export type SkillIcon = keyof typeof SKILL_ICONS;
+} as const satisfies Record<SkillIcon, string>;
 
 /** Brand marks for tools; `initials` draws the tool's initials when no mark fits. */
 export const TOOL_ICONS = {
@@ -68,8 +72,7 @@ export const TOOL_ICONS = {
   grafana: "Grafana",
   "google-cloud": "Google Cloud",
   initials: "Initials",
-} as const;
-export type ToolIcon = keyof typeof TOOL_ICONS;
+} as const satisfies Record<ToolIcon, string>;
 
 /** Kinds of social link; the kind decides the mark and whether the link opens a new tab. */
 export const SOCIAL_KINDS = {
@@ -78,8 +81,7 @@ export const SOCIAL_KINDS = {
   "code-hosting": "Code hosting (GitHub)",
   "professional-network": "Professional network (LinkedIn)",
   website: "Website",
-} as const;
-export type SocialKind = keyof typeof SOCIAL_KINDS;
+} as const satisfies Record<SocialKind, string>;
 
 export const isSkillIcon = (id: string): id is SkillIcon => Object.hasOwn(SKILL_ICONS, id);
 export const isToolIcon = (id: string): id is ToolIcon => Object.hasOwn(TOOL_ICONS, id);

@@ -21,8 +21,8 @@ import {
 } from "lucide-react";
 import { siGithub, siInstagram, siX } from "simple-icons";
 
-import type { SkillIcon, SocialKind } from "~/features/profile/icon-set";
-import type { ToolGlyphData } from "~/features/profile/tool-icons";
+import type { SkillIcon, SocialKind } from "./icon-set";
+import type { ToolGlyphData } from "./tool-icons";
 
 const skillIcons: Record<SkillIcon, LucideIcon> = {
   server: Server,

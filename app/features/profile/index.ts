@@ -1,3 +1,4 @@
+export { ProfileEditor, type ProfileEditorData } from "./editor/profile-editor";
 export {
   SKILL_ICONS,
   SOCIAL_KINDS,
@@ -15,9 +16,8 @@ export {
   type SocialLink,
   type StoredCv,
   type StoredPhoto,
-  formatPartialDate,
 } from "./profile";
 export { Skills } from "./skills-section";
-export { Timeline } from "./timeline-section";
+export { Timeline } from "./timeline/timeline-section";
 export { type ToolGlyphData, toolGlyph } from "./tool-icons";
 export { Tools } from "./tools-section";

@@ -1,17 +1,10 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../../database/db.server";
-import { jobExperiences, media, profile, studies } from "../../../database/schema";
-import type {
-  EducationInput,
-  ExperienceInput,
-  ProfileContent,
-  StoredCv,
-  StoredPhoto,
-} from "~/features/profile/profile";
-
-export type Experience = ExperienceInput & { id: number };
-export type Education = EducationInput & { id: number };
+import { media, profile } from "../../../database/schema";
+import type { ProfileContent, StoredCv, StoredPhoto } from "./profile";
+import type { EducationInput, ExperienceInput } from "./timeline/timeline";
+import { replaceEntries } from "./timeline/timeline.server";
 
 /** The stored profile: what the owner wrote, and the uploaded files. */
 export type StoredProfile = ProfileContent & {
@@ -138,115 +131,6 @@ async function dropMedia(tx: Pick<Database, "delete">, purpose: string, hashes: 
   return deleted.length;
 }
 
-/** Job experience in the owner's order (sort key, then insertion). */
-export function listExperiences(db: Database): Promise<Experience[]> {
-  return db
-    .select({
-      id: jobExperiences.id,
-      title: jobExperiences.title,
-      company: jobExperiences.company,
-      from: jobExperiences.from,
-      to: jobExperiences.to,
-      currentJob: jobExperiences.currentJob,
-    })
-    .from(jobExperiences)
-    .orderBy(asc(jobExperiences.sortKey), asc(jobExperiences.id));
-}
-
-/** Education in the owner's order (sort key, then insertion). */
-export function listStudies(db: Database): Promise<Education[]> {
-  return db
-    .select({
-      id: studies.id,
-      degree: studies.degree,
-      institution: studies.institution,
-      from: studies.from,
-      to: studies.to,
-      currentlyStudying: studies.currentlyStudying,
-    })
-    .from(studies)
-    .orderBy(asc(studies.sortKey), asc(studies.id));
-}
-
-/** The two timelines share their ordering: a sort key, ties broken by id. */
-type Ordered = typeof jobExperiences | typeof studies;
-
-/** The next sort key: new entries go last. */
-async function nextSortKey(db: Database, table: Ordered): Promise<number> {
-  const [row] = await db.select({ max: sql<number | null>`max(${table.sortKey})` }).from(table);
-  return (row?.max ?? -1) + 1;
-}
-
-export async function addExperience(db: Database, input: ExperienceInput): Promise<number> {
-  const sortKey = await nextSortKey(db, jobExperiences);
-  const [row] = await db
-    .insert(jobExperiences)
-    .values({ ...input, sortKey })
-    .returning({ id: jobExperiences.id });
-  return row!.id;
-}
-
-export async function addEducation(db: Database, input: EducationInput): Promise<number> {
-  const sortKey = await nextSortKey(db, studies);
-  const [row] = await db
-    .insert(studies)
-    .values({ ...input, sortKey })
-    .returning({ id: studies.id });
-  return row!.id;
-}
-
-/** False when the entry is gone (deleted in another tab, say). */
-export async function updateExperience(db: Database, id: number, input: ExperienceInput) {
-  const rows = await db
-    .update(jobExperiences)
-    .set(input)
-    .where(eq(jobExperiences.id, id))
-    .returning({ id: jobExperiences.id });
-  return rows.length > 0;
-}
-
-export async function updateEducation(db: Database, id: number, input: EducationInput) {
-  const rows = await db
-    .update(studies)
-    .set(input)
-    .where(eq(studies.id, id))
-    .returning({ id: studies.id });
-  return rows.length > 0;
-}
-
-export async function deleteEntry(db: Database, table: Ordered, id: number): Promise<boolean> {
-  const rows = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
-  return rows.length > 0;
-}
-
-/**
- * Moves an entry one place up or down the owner's order. The whole list is renumbered in one
- * transaction, so entries with equal keys (from SQL, or an old database) move predictably.
- * False when the entry is gone or already at that end.
- */
-export async function moveEntry(
-  db: Database,
-  table: Ordered,
-  id: number,
-  direction: "up" | "down",
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    // Two moves at once must not interleave their renumbering.
-    await tx.execute(sql`lock table ${table} in share row exclusive mode`);
-    const ids = (
-      await tx.select({ id: table.id }).from(table).orderBy(asc(table.sortKey), asc(table.id))
-    ).map((row) => row.id);
-    const at = ids.indexOf(id);
-    const to = direction === "up" ? at - 1 : at + 1;
-    if (at < 0 || to < 0 || to >= ids.length) return false;
-    [ids[at], ids[to]] = [ids[to]!, ids[at]!];
-    for (const [sortKey, rowId] of ids.entries()) {
-      await tx.update(table).set({ sortKey }).where(eq(table.id, rowId));
-    }
-    return true;
-  });
-}
-
 /**
  * A JSON Resume import: the profile's text, every experience and every education entry
  * replaced at once (files stay), or nothing changed.
@@ -260,16 +144,8 @@ export async function replaceResume(
       .update(profile)
       .set({ ...pickContent(resume.profile), updatedAt: new Date() })
       .where(eq(profile.id, true));
-    await tx.delete(jobExperiences);
-    await tx.delete(studies);
-    if (resume.experiences.length > 0) {
-      await tx
-        .insert(jobExperiences)
-        .values(resume.experiences.map((e, sortKey) => ({ ...e, sortKey })));
-    }
-    if (resume.education.length > 0) {
-      await tx.insert(studies).values(resume.education.map((e, sortKey) => ({ ...e, sortKey })));
-    }
+    await replaceEntries(tx, "experience", resume.experiences);
+    await replaceEntries(tx, "education", resume.education);
   });
   forgetProfile(db);
 }

@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 
 import { socialKindFor, toolIconFor } from "./icon-set";
 import {
-  educationSchema,
-  experienceSchema,
   fieldErrors,
   formatPartialDate,
   profileSchema,
@@ -12,16 +10,20 @@ import {
   RESUME_IMPORT_MAX_BYTES,
   RESUME_TEXT,
 } from "./profile";
+import { ENTRY_SCHEMAS } from "./timeline/entry-schema";
 
-const job = { title: "Dev", company: "Acme", from: "2021-01", to: "2023-02", currentJob: false };
+const experienceSchema = ENTRY_SCHEMAS.experience;
+const educationSchema = ENTRY_SCHEMAS.education;
+
+const job = { title: "Dev", company: "Acme", from: "2021-01", to: "2023-02", current: false };
 
 describe("an experience entry", () => {
   it("keeps a valid entry, trimmed, and drops To when it is the current job", () => {
     expect(experienceSchema.parse({ ...job, title: "  Dev " })).toEqual(job);
-    expect(experienceSchema.parse({ ...job, currentJob: true })).toEqual({
+    expect(experienceSchema.parse({ ...job, current: true })).toEqual({
       ...job,
       to: null,
-      currentJob: true,
+      current: true,
     });
   });
 
@@ -58,11 +60,11 @@ describe("an experience entry", () => {
       institution: "TU",
       from: "2015",
       to: "",
-      currentlyStudying: false,
+      current: false,
     };
     const result = educationSchema.safeParse(study);
     expect(result.success).toBe(false);
-    expect(educationSchema.parse({ ...study, currentlyStudying: true }).to).toBeNull();
+    expect(educationSchema.parse({ ...study, current: true }).to).toBeNull();
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The owner's résumé, owned here: the profile (name, title, About, links, skills, tools), the
- * experience and education entries, their limits, the checks every write passes (the
- * /admin/profile forms and a JSON Resume import alike), and the texts the owner sees.
+ * limits of it and of the timelines' entries (./timeline/timeline.ts), the checks every write
+ * passes (the /admin/profile forms and a JSON Resume import alike), and the texts the owner
+ * sees.
  *
  * zod is fine here: only the admin page and the server load this module; the home page
  * imports its types alone.
@@ -10,14 +11,17 @@
 import { z } from "zod";
 
 import { formatBytes, formatCount } from "~/lib/format";
-import {
-  isSkillIcon,
-  isSocialKind,
-  isToolIcon,
-  type SkillIcon,
-  type SocialKind,
-  type ToolIcon,
-} from "./icon-set";
+import type { ProfileContent } from "../../../database/profile-content";
+import { isSkillIcon, isSocialKind, isToolIcon } from "./icon-set";
+
+export type {
+  ProfileContent,
+  Skill,
+  SocialLink,
+  StoredCv,
+  StoredPhoto,
+  Tool,
+} from "../../../database/profile-content";
 
 export const PROFILE_LIMITS = {
   /** Name, title, location, a link's label, a skill's or tool's name, an entry's text. */
@@ -32,44 +36,6 @@ export const PROFILE_LIMITS = {
   /** Experience and education entries, each. */
   entries: 100,
 } as const;
-
-export type SocialLink = { kind: SocialKind; label: string; url: string };
-export type Skill = { name: string; icon: SkillIcon };
-export type Tool = { name: string; icon: ToolIcon };
-
-/** What the owner writes about themselves (the photo and CV are files, apart). */
-export type ProfileContent = {
-  name: string;
-  title: string;
-  location: string;
-  email: string;
-  /** The About me summary, one string per paragraph. */
-  about: string[];
-  socials: SocialLink[];
-  skills: Skill[];
-  tools: Tool[];
-};
-
-/** One uploaded photo: its resized files (media rows), smallest first. */
-export type StoredPhoto = {
-  files: { hash: string; type: "image/webp" | "image/jpeg"; width: number; height: number }[];
-};
-export type StoredCv = { hash: string; size: number };
-
-export type ExperienceInput = {
-  title: string;
-  company: string;
-  from: string;
-  to: string | null;
-  currentJob: boolean;
-};
-export type EducationInput = {
-  degree: string;
-  institution: string;
-  from: string;
-  to: string | null;
-  currentlyStudying: boolean;
-};
 
 export const PROFILE_TEXT = {
   required: "is required.",
@@ -109,7 +75,8 @@ export function formatPartialDate(value: string): string {
   return month ? `${MONTHS[Number(month) - 1]} ${year}` : (year ?? value);
 }
 
-const text = (label: string, max: number = PROFILE_LIMITS.shortText) =>
+/** A text the owner must fill in: trimmed, at most `max` characters, no null character. */
+export const requiredText = (label: string, max: number = PROFILE_LIMITS.shortText) =>
   z
     .string()
     .trim()
@@ -133,23 +100,23 @@ const httpUrl = z
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const profileSchema = z.object({
-  name: text("Name"),
-  title: text("Title"),
-  location: text("Location"),
+  name: requiredText("Name"),
+  title: requiredText("Title"),
+  location: requiredText("Location"),
   email: z
     .string()
     .trim()
     .max(PROFILE_LIMITS.email, `E-mail ${tooLongText(PROFILE_LIMITS.email)}`)
     .regex(EMAIL, PROFILE_TEXT.invalidEmail),
   about: z
-    .array(text("Each paragraph", PROFILE_LIMITS.aboutParagraph))
+    .array(requiredText("Each paragraph", PROFILE_LIMITS.aboutParagraph))
     .min(1, `About ${PROFILE_TEXT.required}`)
     .max(PROFILE_LIMITS.aboutParagraphs, tooManyText(PROFILE_LIMITS.aboutParagraphs, "paragraphs")),
   socials: z
     .array(
       z.object({
         kind: z.string().refine(isSocialKind, PROFILE_TEXT.invalidIcon),
-        label: text("Label"),
+        label: requiredText("Label"),
         url: httpUrl,
       }),
     )
@@ -157,7 +124,7 @@ export const profileSchema = z.object({
   skills: z
     .array(
       z.object({
-        name: text("Skill"),
+        name: requiredText("Skill"),
         icon: z.string().refine(isSkillIcon, PROFILE_TEXT.invalidIcon),
       }),
     )
@@ -165,67 +132,12 @@ export const profileSchema = z.object({
   tools: z
     .array(
       z.object({
-        name: text("Tool"),
+        name: requiredText("Tool"),
         icon: z.string().refine(isToolIcon, PROFILE_TEXT.invalidIcon),
       }),
     )
     .max(PROFILE_LIMITS.tools, tooManyText(PROFILE_LIMITS.tools, "tools")),
 }) satisfies z.ZodType<ProfileContent>;
-
-const date = (label: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${label} ${PROFILE_TEXT.required}`)
-    .regex(PARTIAL_DATE, PROFILE_TEXT.invalidDate);
-
-const optionalDate = z
-  .string()
-  .trim()
-  .refine((s) => s === "" || PARTIAL_DATE.test(s), PROFILE_TEXT.invalidDate)
-  .transform((s) => (s === "" ? null : s));
-
-/**
- * To is required unless the entry is still going, and not before From (compared at the
- * precision both have: "2023" is not before "2023-05").
- */
-function checkPeriod(
-  v: { from: string; to: string | null },
-  ongoing: boolean,
-  ctx: z.RefinementCtx,
-) {
-  if (ongoing) return;
-  if (v.to === null) {
-    ctx.addIssue({ code: "custom", path: ["to"], message: PROFILE_TEXT.toOrCurrent });
-    return;
-  }
-  const n = Math.min(v.to.length, v.from.length);
-  if (v.to.slice(0, n) < v.from.slice(0, n)) {
-    ctx.addIssue({ code: "custom", path: ["to"], message: `To ${PROFILE_TEXT.toBeforeFrom}` });
-  }
-}
-
-export const experienceSchema = z
-  .object({
-    title: text("Title"),
-    company: text("Company"),
-    from: date("From"),
-    to: optionalDate,
-    currentJob: z.boolean(),
-  })
-  .superRefine((v, ctx) => checkPeriod(v, v.currentJob, ctx))
-  .transform((v): ExperienceInput => ({ ...v, to: v.currentJob ? null : v.to }));
-
-export const educationSchema = z
-  .object({
-    degree: text("Degree"),
-    institution: text("Institution"),
-    from: date("From"),
-    to: optionalDate,
-    currentlyStudying: z.boolean(),
-  })
-  .superRefine((v, ctx) => checkPeriod(v, v.currentlyStudying, ctx))
-  .transform((v): EducationInput => ({ ...v, to: v.currentlyStudying ? null : v.to }));
 
 /** Field errors keyed by the form field's name ("socials.1.url"), first message each. */
 export type FieldErrors = Record<string, string>;

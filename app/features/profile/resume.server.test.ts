@@ -7,19 +7,15 @@ import { siteConfig } from "~/site.config";
 
 import { SKILL_ICONS, SOCIAL_KINDS, TOOL_ICONS } from "./icon-set";
 import {
-  educationSchema,
-  experienceSchema,
   PROFILE_LIMITS,
   PROFILE_TEXT,
   profileSchema,
   tooManyText,
-  type EducationInput,
-  type ExperienceInput,
   type ProfileContent,
 } from "./profile";
+import { fromResume } from "./resume-import.server";
 import {
   DOCUMENT_PATH,
-  fromResume,
   RESUME_ERROR_TEXT,
   RESUME_SCHEMA_URL,
   RESUME_VERSION,
@@ -29,6 +25,11 @@ import {
   type ResumeContent,
   type ResumeDocument,
 } from "./resume.server";
+import { ENTRY_SCHEMAS } from "./timeline/entry-schema";
+import type { EducationInput, ExperienceInput } from "./timeline/timeline";
+
+const experienceSchema = ENTRY_SCHEMAS.experience;
+const educationSchema = ENTRY_SCHEMAS.education;
 
 const SITE_URL = "https://alex.example";
 const PHOTO_URL = `${SITE_URL}/media/abc.jpg`;
@@ -36,8 +37,8 @@ const PHOTO_URL = `${SITE_URL}/media/abc.jpg`;
 /** The demo site: content/demo.ts's entries and app/site.config.ts's profile. */
 const demo = {
   profile: siteConfig,
-  experiences: demoContent.experiences.map(({ current, ...e }) => ({ ...e, currentJob: current })),
-  education: demoContent.studies.map(({ current, ...s }) => ({ ...s, currentlyStudying: current })),
+  experiences: demoContent.experiences,
+  education: demoContent.education,
   siteUrl: SITE_URL,
   photoUrl: PHOTO_URL,
 };
@@ -171,7 +172,7 @@ describe("the JSON Resume import", () => {
         company: "Pied Piper",
         from: "2013-12-01",
         to: "2014-12-01",
-        currentJob: false,
+        current: false,
       },
     ]);
     expect(imported.education).toEqual([
@@ -180,7 +181,7 @@ describe("the JSON Resume import", () => {
         institution: "University of Oklahoma",
         from: "2011-06-01",
         to: "2014-01-01",
-        currentlyStudying: false,
+        current: false,
       },
     ]);
     // The empty image is nothing to report; meta and $schema are the file's, not the owner's.
@@ -361,14 +362,14 @@ describe("the JSON Resume import", () => {
         company: `Company ${i}`,
         from: `${1970 + i}-01`,
         to: `${1970 + i}-12`,
-        currentJob: false,
+        current: false,
       })),
       education: Array.from({ length: 50 }, (_, i) => ({
         degree: `BSc in Topic ${i}`,
         institution: `University ${i}`,
         from: `${1970 + i}`,
         to: `${1971 + i}`,
-        currentlyStudying: false,
+        current: false,
       })),
     });
     const text = JSON.stringify(big, null, 2);
@@ -462,7 +463,7 @@ const anyResumeInput = fc.record({
       company: anyText(20),
       from: fc.oneof(partialDate, anyText(12)),
       to: fc.option(fc.oneof(partialDate, anyText(12))),
-      currentJob: fc.boolean(),
+      current: fc.boolean(),
     }),
     { maxLength: 4 },
   ),
@@ -472,7 +473,7 @@ const anyResumeInput = fc.record({
       institution: anyText(20),
       from: fc.oneof(partialDate, anyText(12)),
       to: fc.option(fc.oneof(partialDate, anyText(12))),
-      currentlyStudying: fc.boolean(),
+      current: fc.boolean(),
     }),
     { maxLength: 4 },
   ),
@@ -541,7 +542,7 @@ const validResumeInput = fc
         ...e,
         from: p.from,
         to: p.to ?? "",
-        currentJob: p.ongoing,
+        current: p.ongoing,
       })),
       { maxLength: 12 },
     ),
@@ -550,7 +551,7 @@ const validResumeInput = fc
         ...e,
         from: p.from,
         to: p.to ?? "",
-        currentlyStudying: p.ongoing,
+        current: p.ongoing,
       })),
       { maxLength: 12 },
     ),

@@ -2,16 +2,9 @@ import { Suspense } from "react";
 import { Await } from "react-router";
 
 import { formatPeriod } from "~/lib/format";
-
 import { Section } from "~/ui/section";
 
-export type TimelineEntry = {
-  id: number;
-  heading: string;
-  from: string;
-  to: string | null;
-  current: boolean;
-};
+import type { TimelineItem } from "./timeline";
 
 /**
  * A vertical timeline under a heading. `entries` is still a promise during a client-side
@@ -28,7 +21,7 @@ export function Timeline({
   id: string;
   title: string;
   loadingText: string;
-  entries: Promise<TimelineEntry[]> | TimelineEntry[];
+  entries: Promise<TimelineItem[]> | TimelineItem[];
 }) {
   return (
     <Section id={id} title={title}>
@@ -43,7 +36,7 @@ export function Timeline({
   );
 }
 
-function TimelineList({ entries }: { entries: TimelineEntry[] }) {
+function TimelineList({ entries }: { entries: TimelineItem[] }) {
   if (entries.length === 0) return null;
   return (
     <ol className="relative ml-3 border-l-2 border-sky-200 dark:border-sky-900">
