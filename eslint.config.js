@@ -29,4 +29,13 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Modules and functions small enough to hold in one's head (docs/decisions/024-feature-folders.md).
+    files: ["app/**/*.{ts,tsx}", "server/**/*.{ts,mjs}"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "max-lines": ["error", { max: 400 }],
+      "max-lines-per-function": ["error", { max: 120 }],
+    },
+  },
 );

@@ -78,6 +78,43 @@ function UploadForm({
   );
 }
 
+/**
+ * The file input of an upload form, labelled, with its hint (`children`) tied to it. `spaced`
+ * when it stands in a row of its own (beside the photo) rather than in the form's column.
+ */
+function FileField({
+  kind,
+  label,
+  spaced = false,
+  children,
+}: {
+  kind: "photo" | "cv";
+  label: string;
+  spaced?: boolean;
+  children: ReactNode;
+}) {
+  const gap = spaced ? "mt-1 " : "";
+  const field = (
+    <>
+      <label htmlFor={`${kind}-file`} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={`${kind}-file`}
+        type="file"
+        name="file"
+        accept={UPLOAD_ACCEPT[kind]}
+        aria-describedby={`${kind}-hint`}
+        className={`${gap}block text-sm text-slate-800 dark:text-slate-200`}
+      />
+      <p id={`${kind}-hint`} className={`${gap}text-sm text-slate-600 dark:text-slate-400`}>
+        {children}
+      </p>
+    </>
+  );
+  return spaced ? <div>{field}</div> : field;
+}
+
 export function PhotoForm({ photo }: { photo: EditorPhoto }) {
   return (
     <UploadForm kind="photo" label="Photo" noun="photo" uploaded={photo.uploaded}>
@@ -91,23 +128,10 @@ export function PhotoForm({ photo }: { photo: EditorPhoto }) {
           height={PHOTO_SIZE / 2}
           className="size-20 rounded-full object-cover"
         />
-        <div>
-          <label htmlFor="photo-file" className={labelClass}>
-            Photo
-          </label>
-          <input
-            id="photo-file"
-            type="file"
-            name="file"
-            accept={UPLOAD_ACCEPT.photo}
-            aria-describedby="photo-hint"
-            className="mt-1 block text-sm text-slate-800 dark:text-slate-200"
-          />
-          <p id="photo-hint" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            JPEG, PNG or WebP, at most {formatBytes(UPLOAD_LIMITS.photo)}.
-            {photo.configured ? " The site configuration's photoUrl is shown instead." : ""}
-          </p>
-        </div>
+        <FileField kind="photo" label="Photo" spaced>
+          JPEG, PNG or WebP, at most {formatBytes(UPLOAD_LIMITS.photo)}.
+          {photo.configured ? " The site configuration's photoUrl is shown instead." : ""}
+        </FileField>
       </div>
     </UploadForm>
   );
@@ -116,24 +140,13 @@ export function PhotoForm({ photo }: { photo: EditorPhoto }) {
 export function CvForm({ cv }: { cv: EditorCv }) {
   return (
     <UploadForm kind="cv" label="CV" noun="CV" uploaded={cv.uploaded}>
-      <label htmlFor="cv-file" className={labelClass}>
-        CV (PDF)
-      </label>
-      <input
-        id="cv-file"
-        type="file"
-        name="file"
-        accept={UPLOAD_ACCEPT.cv}
-        aria-describedby="cv-hint"
-        className="block text-sm text-slate-800 dark:text-slate-200"
-      />
-      <p id="cv-hint" className="text-sm text-slate-600 dark:text-slate-400">
+      <FileField kind="cv" label="CV (PDF)">
         PDF, at most {formatBytes(UPLOAD_LIMITS.cv)}.{" "}
         <a href={cv.url} className="text-sky-800 underline dark:text-sky-300">
           {cv.uploaded ? "The uploaded CV" : "The current CV"}
         </a>
         {cv.configured ? ": the site configuration's cvUrl, which wins over an upload." : "."}
-      </p>
+      </FileField>
     </UploadForm>
   );
 }
