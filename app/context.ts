@@ -3,7 +3,7 @@ import { createContext } from "react-router";
 import type { Database } from "../database/db.server";
 import type { Env } from "./lib/env.server";
 
-/** What the server hands every loader and action (built once at start-up, server/http.ts). */
+/** What the server hands every loader and action (built for each request by server/middleware/react-router.ts). */
 export type AppContext = {
   db: Database;
   env: Env;

@@ -1,14 +1,18 @@
 import { Writable } from "node:stream";
 
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
-import { isRouteErrorResponse, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+  isRouteErrorResponse,
+  ServerRouter,
+} from "react-router";
 
 import { appContext } from "./context";
 import { errorMessage, logEvent } from "./lib/log.server";
 import { NonceContext } from "./lib/nonce";
-import { SITE_SCRIPT } from "./features/site";
-import { SiteScriptContext } from "./features/site";
+import { SITE_SCRIPT, SiteScriptContext } from "./features/site";
 
 export const streamTimeout = 5_000;
 

@@ -15,18 +15,22 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { appContext } from "./context";
 import { isOwner } from "./features/owner/index.server";
-import { BackToTop } from "./features/site";
-import { Footer } from "./features/site";
-import { Header } from "./features/site";
-import { HydrationScripts } from "./features/site";
+import {
+  BackToTop,
+  Footer,
+  Header,
+  HydrationScripts,
+  SiteScriptContext,
+  PendingPolicyContext,
+  usePendingText,
+  themeInitScript,
+  siteOf,
+  useSite,
+} from "./features/site";
 import { feedAlternates } from "./features/posts";
 import { NonceContext } from "./lib/nonce";
-import { SiteScriptContext } from "./features/site";
 import { policyOf } from "./route-policy";
-import { PendingPolicyContext, usePendingText } from "./features/site";
-import { themeInitScript } from "./features/site";
 import { readSiteIdentity } from "./features/site/index.server";
-import { siteOf, useSite } from "./features/site";
 import { buttonClass } from "~/ui/button";
 
 /**

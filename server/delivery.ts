@@ -1,6 +1,7 @@
 import { errorMessage, logEvent } from "../app/lib/log.server";
-import { contactMail, type MailTransport } from "../app/features/contact/index.server";
 import {
+  contactMail,
+  type MailTransport,
   claimDueMessages,
   markAttemptFailed,
   markDelivered,

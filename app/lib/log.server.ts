@@ -1,6 +1,6 @@
 /**
  * Structured logs: one JSON object per line on stdout (info) or stderr (warn, error), with the
- * request id that the response also carries in `X-Request-Id` (server/http.ts).
+ * request id that the response also carries in `X-Request-Id` (server/middleware/request-id.ts).
  *
  * Logs are private by construction: nothing a visitor sent (a contact message, an e-mail
  * address), no password hash and no database password may reach them. Errors therefore go

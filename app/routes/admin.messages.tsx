@@ -2,10 +2,12 @@ import { useFetcher } from "react-router";
 
 import { appContext } from "~/context";
 import { pickContact } from "~/features/contact";
-import { mailDeliveryConfigured } from "~/features/contact/index.server";
-import { pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
-import { listMessages, type MessageStatus } from "~/features/contact/index.server";
+import {
+  mailDeliveryConfigured,
+  listMessages,
+  type MessageStatus,
+} from "~/features/contact/index.server";
+import { pageMeta, siteOf } from "~/features/site";
 
 import type { Route } from "./+types/admin.messages";
 

@@ -1,8 +1,7 @@
 import { appContext } from "~/context";
 import { readBlogQuery } from "~/lib/pagination";
 import { OwnerPostList } from "~/features/posts";
-import { pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
+import { pageMeta, siteOf } from "~/features/site";
 import { listOwnerPosts } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/admin.posts";

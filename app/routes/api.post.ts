@@ -2,9 +2,13 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
-import { readPostWrite } from "~/features/posts/index.server";
+import {
+  readPostWrite,
+  deletePost,
+  SlugTakenError,
+  updatePost,
+} from "~/features/posts/index.server";
 import { PUBLISH_TEXT } from "~/features/posts";
-import { deletePost, SlugTakenError, updatePost } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/api.post";
 

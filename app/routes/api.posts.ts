@@ -1,9 +1,8 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { readPostWrite } from "~/features/posts/index.server";
+import { readPostWrite, createPost, SlugTakenError } from "~/features/posts/index.server";
 import { PUBLISH_TEXT } from "~/features/posts";
-import { createPost, SlugTakenError } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/api.posts";
 

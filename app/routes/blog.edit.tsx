@@ -5,11 +5,8 @@ import { PostEditor } from "~/features/posts/index.editor";
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/features/posts";
-import { pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
-import { editablePostOf } from "~/features/posts/index.server";
-import { warmHighlighter } from "~/features/posts/index.server";
-import { getPost } from "~/features/posts/index.server";
+import { pageMeta, siteOf } from "~/features/site";
+import { editablePostOf, warmHighlighter, getPost } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.edit";
 

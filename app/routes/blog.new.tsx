@@ -1,6 +1,5 @@
 import { PostEditor } from "~/features/posts/index.editor";
-import { pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
+import { pageMeta, siteOf } from "~/features/site";
 import { warmHighlighter } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.new";

@@ -2,8 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 
 import { appContext } from "~/context";
 import { logEvent } from "~/lib/log.server";
-import { pageMeta } from "~/features/site";
-import { siteOf } from "~/features/site";
+import { pageMeta, siteOf } from "~/features/site";
 import { retryAfter } from "~/lib/limits";
 import {
   deviceCookie,
@@ -11,8 +10,6 @@ import {
   isOwner,
   safeRedirect,
   sessionCookie,
-} from "~/features/owner/index.server";
-import {
   SIGN_IN_BUSY,
   SIGN_IN_BUSY_RETRY_MS,
   SIGN_IN_RETRY_AFTER,

@@ -1,8 +1,7 @@
 import { redirect } from "react-router";
 
 import { appContext } from "~/context";
-import { sessionCookie, sessionIdOf } from "~/features/owner/index.server";
-import { signOut } from "~/features/owner/index.server";
+import { sessionCookie, sessionIdOf, signOut } from "~/features/owner/index.server";
 
 import type { Route } from "./+types/logout";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { siteConfig } from "~/site.config";
 
-import type { StoredFiles } from "./site";
 import {
+  type StoredFiles,
   DEFAULT_CV_URL,
   DEFAULT_PHOTO_URL,
   PHOTO_SIZE,

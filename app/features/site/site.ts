@@ -4,9 +4,13 @@
  * (`app/site.config.ts`: a configured photo or CV URL, a CDN, wins over an upload).
  */
 
-import type { SocialKind } from "~/features/profile";
-import type { ProfileContent, StoredCv, StoredPhoto } from "~/features/profile";
-import type { ToolGlyphData } from "~/features/profile";
+import type {
+  SocialKind,
+  ProfileContent,
+  StoredCv,
+  StoredPhoto,
+  ToolGlyphData,
+} from "~/features/profile";
 import { mediaUrl } from "~/features/media";
 
 export type { SkillIcon, SocialKind, ToolIcon } from "~/features/profile";
