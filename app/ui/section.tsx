@@ -1,15 +1,10 @@
 import type { ReactNode } from "react";
 
+/** A titled section: its id names its heading (and, on the home page, the header's anchor). */
+export type SectionProps = { id: string; title: string; children: ReactNode };
+
 /** A home-page section: an anchor id the header scrolls to, and its heading. */
-export function Section({
-  id,
-  title,
-  children,
-}: {
-  id: string;
-  title: string;
-  children: ReactNode;
-}) {
+export function Section({ id, title, children }: SectionProps) {
   const headingId = `${id}-heading`;
   return (
     <section id={id} aria-labelledby={headingId} className="py-12">

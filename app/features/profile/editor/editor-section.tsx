@@ -1,15 +1,7 @@
-import type { ReactNode } from "react";
+import type { SectionProps } from "~/ui/section";
 
 /** One card of /admin/profile, named by its heading. */
-export function EditorSection({
-  id,
-  title,
-  children,
-}: {
-  id: string;
-  title: string;
-  children: ReactNode;
-}) {
+export function EditorSection({ id, title, children }: SectionProps) {
   return (
     <section
       aria-labelledby={`${id}-heading`}
