@@ -13,6 +13,8 @@ import { appContext } from "./context";
 import { errorMessage, logEvent } from "./lib/log.server";
 import { NonceContext } from "./lib/nonce";
 import { SITE_SCRIPT, SiteScriptContext } from "./features/site";
+import { policyOf } from "./route-policy";
+import { RoutePolicyContext } from "./route-policy-context";
 
 export const streamTimeout = 5_000;
 
@@ -45,7 +47,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
         <SiteScriptContext value={SITE_SCRIPT}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <RoutePolicyContext value={policyOf}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </RoutePolicyContext>
         </SiteScriptContext>
       </NonceContext>,
       {

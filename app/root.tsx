@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useMatches,
+  useRouteLoaderData,
   useRouteError,
 } from "react-router";
 
@@ -29,7 +30,8 @@ import {
 } from "./features/site";
 import { feedAlternates } from "./features/posts";
 import { NonceContext } from "./lib/nonce";
-import { policyOf } from "./route-policy";
+import { PENDING_TEXTS } from "./route-policy";
+import { RoutePolicyContext } from "./route-policy-context";
 import { readSiteIdentity } from "./features/site/index.server";
 import { buttonClass } from "~/ui/button";
 
@@ -41,6 +43,7 @@ import { buttonClass } from "~/ui/button";
 function useHydrates(): boolean {
   const matches = useMatches();
   const error = useRouteError();
+  const policyOf = use(RoutePolicyContext);
   if (typeof document !== "undefined") return true;
   if (error !== undefined && error !== null) return false;
   const leaf = matches.at(-1);
@@ -53,6 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const siteScript = use(SiteScriptContext);
   const hydrates = useHydrates();
   const site = useSite();
+  const pendingTexts = useRouteLoaderData<typeof loader>("root")?.pendingTexts;
   return (
     // The theme script changes <html>'s class before hydration, on purpose.
     <html lang="en" suppressHydrationWarning>
@@ -77,7 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <Header />
         <main id="main" className="mx-auto min-h-[70vh] max-w-6xl px-4 pt-16">
-          <PendingPolicyContext value={policyOf}>{children}</PendingPolicyContext>
+          <PendingPolicyContext value={(id) => pendingTexts?.[id]}>{children}</PendingPolicyContext>
         </main>
         <Footer />
         <BackToTop />
@@ -116,7 +120,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     readSiteIdentity(db, degraded),
     isOwner(request, context),
   ]);
-  return { siteUrl: env.siteUrl, site, isOwner: owner };
+  return { siteUrl: env.siteUrl, site, isOwner: owner, pendingTexts: PENDING_TEXTS };
 }
 
 export default function App() {

@@ -1,5 +1,7 @@
 import type { Params, Register } from "react-router";
 
+import type { PendingTexts } from "./route-policy-context";
+
 import type { CacheTag } from "~/lib/cache-tags";
 import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
@@ -182,3 +184,15 @@ export const routePolicies = {
 export function policyOf(id: string): RoutePolicy | undefined {
   return Object.hasOwn(routePolicies, id) ? routePolicies[id as RouteId] : undefined;
 }
+
+/**
+ * Each route's pending text, for the browser (the root loader sends it with the root's data):
+ * all a client-side navigation needs of this table, so the browser never loads the table itself.
+ */
+export const PENDING_TEXTS: PendingTexts = Object.fromEntries(
+  Object.entries(routePolicies as Record<string, RoutePolicy>).flatMap(([id, policy]) =>
+    policy.pendingText === undefined
+      ? []
+      : [[id, { pendingText: policy.pendingText, pendingInPage: policy.pendingInPage === true }]],
+  ),
+);

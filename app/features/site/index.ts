@@ -3,7 +3,7 @@ export { attachContentActions } from "./content-actions";
 export { Footer } from "./footer";
 export { Header, useIsOwner } from "./header";
 export { HydrationScripts } from "./hydration-scripts";
-export { PendingPolicyContext, usePendingText } from "./pending";
+export { type PendingPolicy, PendingPolicyContext, usePendingText } from "./pending";
 export { absoluteUrl, excerpt, pageMeta } from "./seo";
 export { SiteScriptContext } from "./site-script-context";
 export { SITE_SCRIPT } from "./site-script";
