@@ -1,9 +1,8 @@
-import type { ButtonHTMLAttributes } from "react";
-
 /**
  * The site's buttons, one look each, for `<button>`s and for links that act as buttons
  * (`<Link className={buttonClass(…)}>`): the primary action of a form or page, a secondary one,
- * and a destructive one.
+ * and a destructive one. A class, not a component: the home page loads this module, and a
+ * component would ship to it for the owner's forms' sake.
  */
 export type ButtonVariant = "primary" | "secondary" | "danger";
 /** `sm`: the owner's forms; `md`: page actions; `lg`: the one call to action of a section. */
@@ -47,17 +46,4 @@ export function buttonClass({
   ]
     .filter(Boolean)
     .join(" ");
-}
-
-export function Button({
-  variant,
-  size,
-  block,
-  className,
-  type = "button",
-  ...props
-}: ButtonStyle & ButtonHTMLAttributes<HTMLButtonElement>) {
-  return (
-    <button type={type} className={buttonClass({ variant, size, block, className })} {...props} />
-  );
 }

@@ -2,10 +2,7 @@ import type { ButtonHTMLAttributes } from "react";
 
 import { buttonClass, type ButtonVariant } from "~/ui/button";
 
-/*
- * The owner's forms' buttons, in their small size. Drawn with buttonClass, not <Button>: the
- * home page loads the module both live in, and would carry <Button> for the editor's sake.
- */
+/** The owner's forms' buttons, in their small size, drawn with the site's buttonClass. */
 
 type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "className">;
 
