@@ -96,6 +96,17 @@ describe("npm start builds only when the sources changed", () => {
     utimesSync(path.join(root, "app", "root.tsx"), now, now);
     expect(fingerprint(root)).toBe(before);
   });
+
+  it("fingerprints the environment the build reads: a build for tests is not served as production's", () => {
+    const saved = process.env.NODE_ENV;
+    const before = fingerprint(root);
+    try {
+      process.env.NODE_ENV = "development";
+      expect(fingerprint(root)).not.toBe(before);
+    } finally {
+      process.env.NODE_ENV = saved;
+    }
+  });
 });
 
 /** `buildIfNeeded` in a process of its own, as a second `npm start` would run it. */

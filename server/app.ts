@@ -228,7 +228,7 @@ async function followChanges(
     // Null: notices may have been missed. A notice not understood may be about anything.
     const tag = payload === null ? null : noticeTagOf(payload);
     if (tag !== "posts") forgetProfile(database.db);
-    if (payload === null || tag === "posts") publisher.changed();
+    if (tag === null || tag === "posts") publisher.changed();
   };
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache

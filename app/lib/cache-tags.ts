@@ -4,7 +4,8 @@
  * triggers name the same things in their change notices (database/migrations, from 0004), so a
  * name missing here is a page never dropped, or a notice never understood: one list for both.
  */
-export const CACHE_TAGS = [
+/** The tags the database's change notices name. */
+export const NOTICE_TAGS = [
   // What every page shows of the owner: name, title, location, e-mail, photo.
   "site",
   // The rest of the profile (the home page and /resume.json).
@@ -13,23 +14,18 @@ export const CACHE_TAGS = [
   "education",
   // Lists of posts: the blog, tags, feeds, the sitemap.
   "posts",
+] as const;
+
+export type NoticeTag = (typeof NOTICE_TAGS)[number];
+
+export const CACHE_TAGS = [
+  ...NOTICE_TAGS,
   // Each post's own page; it shows other posts too (related posts), so any post's change drops
   // them all. No notice names it: the server adds it to every notice about posts.
   "post-pages",
 ] as const;
 
 export type CacheTag = (typeof CACHE_TAGS)[number];
-
-/** The tags the database's change notices name. */
-export const NOTICE_TAGS = [
-  "site",
-  "profile",
-  "experience",
-  "education",
-  "posts",
-] as const satisfies readonly CacheTag[];
-
-export type NoticeTag = (typeof NOTICE_TAGS)[number];
 
 /** A notice naming the posts that changed (migration 0004): `posts:1,2,3`. */
 const POSTS_BY_ID = /^posts:\d+(?:,\d+)*$/;

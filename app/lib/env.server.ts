@@ -66,7 +66,7 @@ const rawSchema = z.object({
   MAIL_FROM: optional(z.string()),
   SEED_DEMO: optional(booleanFlag),
   /**
-   * Contact messages per client address per window (CONTACT_RATE_LIMIT in app/features/contact/message.ts);
+   * Contact messages per client address per window (CONTACT_RATE_LIMIT in ./limits.ts);
    * 0 turns the limit off (load tests).
    */
   CONTACT_RATE_LIMIT: z.preprocess(

@@ -1,8 +1,8 @@
 /**
  * Limits and delays of the HTTP layer, with the texts and header values built from them
  * (server/middleware/request-bodies.ts answers with these; which route takes which body is
- * declared in app/route-policy.ts). A feature's own limits live with it: the contact message's
- * in app/features/contact/message.ts, a post's in app/features/posts/rules.ts, the sign-in
+ * declared in app/route-policy.ts), and the contact limit per client. A feature's own limits
+ * live with it: the contact message's fields' in app/features/contact/message.ts, a post's in app/features/posts/rules.ts, the sign-in
  * throttle in app/features/owner/auth.server.ts, the outbox's delivery schedule in
  * app/features/contact/outbox.server.ts.
  */

@@ -1,3 +1,3 @@
 export { Contact } from "./contact-section";
 export { SocialLinks } from "./social-links";
-export { CONTACT_RATE_LIMIT, pickContact } from "./message";
+export { pickContact } from "./message";

@@ -1,4 +1,4 @@
-export { type GuardedRoute, ownerOnly, SIGN_IN_REQUIRED } from "./access.server";
+export { ownerOnly } from "./access.server";
 export {
   SIGN_IN_BUSY,
   SIGN_IN_BUSY_RETRY_MS,

@@ -99,6 +99,23 @@ const httpUrl = z
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A list of named icons (skills, tools): each a name and one of the site's icons, at most `max`. */
+function namedIcons<Icon extends string>(
+  label: string,
+  isIcon: (id: string) => id is Icon,
+  max: number,
+  noun: string,
+) {
+  return z
+    .array(
+      z.object({
+        name: requiredText(label),
+        icon: z.string().refine(isIcon, PROFILE_TEXT.invalidIcon),
+      }),
+    )
+    .max(max, tooManyText(max, noun));
+}
+
 export const profileSchema = z.object({
   name: requiredText("Name"),
   title: requiredText("Title"),
@@ -121,22 +138,8 @@ export const profileSchema = z.object({
       }),
     )
     .max(PROFILE_LIMITS.socials, tooManyText(PROFILE_LIMITS.socials, "links")),
-  skills: z
-    .array(
-      z.object({
-        name: requiredText("Skill"),
-        icon: z.string().refine(isSkillIcon, PROFILE_TEXT.invalidIcon),
-      }),
-    )
-    .max(PROFILE_LIMITS.skills, tooManyText(PROFILE_LIMITS.skills, "skills")),
-  tools: z
-    .array(
-      z.object({
-        name: requiredText("Tool"),
-        icon: z.string().refine(isToolIcon, PROFILE_TEXT.invalidIcon),
-      }),
-    )
-    .max(PROFILE_LIMITS.tools, tooManyText(PROFILE_LIMITS.tools, "tools")),
+  skills: namedIcons("Skill", isSkillIcon, PROFILE_LIMITS.skills, "skills"),
+  tools: namedIcons("Tool", isToolIcon, PROFILE_LIMITS.tools, "tools"),
 }) satisfies z.ZodType<ProfileContent>;
 
 /** Field errors keyed by the form field's name ("socials.1.url"), first message each. */

@@ -13,9 +13,6 @@ import type {
 } from "~/features/profile";
 import { mediaUrl } from "~/features/media";
 
-export type { SkillIcon, SocialKind, ToolIcon } from "~/features/profile";
-export type { ProfileContent, SocialLink } from "~/features/profile";
-
 /**
  * The site configuration: what a new database's profile starts as, and the two URLs that, when
  * set, always win over an uploaded file.
