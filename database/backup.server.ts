@@ -37,6 +37,9 @@ export const BACKUP_TABLES = [
   { name: "post_slugs", key: ["slug"], replace: false },
   { name: "blog_posts", key: ["id"], replace: false },
   { name: "post_tags", key: ["post_id", "tag"], replace: false },
+  // A post's history, the trashed posts' with it: bases before the revisions that use them.
+  { name: "post_revision_bases", key: ["id"], replace: false },
+  { name: "post_revisions", key: ["id"], replace: false },
   { name: "contact_messages", key: ["id"], replace: false },
 ] as const;
 

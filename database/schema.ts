@@ -24,6 +24,12 @@ import type { ProfileContent, StoredCv, StoredPhoto } from "./profile-content";
 /** A post's state: only `published` posts are shown to visitors (app/features/posts/publishing.ts). */
 export const POST_STATUSES = ["draft", "scheduled", "published"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
+/**
+ * What the status column may hold: a post's state, or `trashed` (deleted by the owner, kept
+ * with `trashed_at` and the state it comes back to, `trashed_status`, until purged).
+ */
+export const POST_ROW_STATUSES = [...POST_STATUSES, "trashed"] as const;
+export type PostRowStatus = (typeof POST_ROW_STATUSES)[number];
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -43,13 +49,17 @@ export const blogPosts = pgTable(
      * Every slug a post ever had stays in post_slugs.
      */
     slug: text("slug").notNull().default(""),
-    status: text("status", { enum: POST_STATUSES }).notNull().default("published"),
+    status: text("status", { enum: POST_ROW_STATUSES }).notNull().default("published"),
     /**
      * When the post went (or goes, if scheduled) public; lists and feeds sort by it. Null for a
      * draft never published. A published post inserted without one gets its created_at.
      */
     publishedAt: timestamp("published_at", { withTimezone: true }),
     /** Title (A), description (B) and the body's text (C), kept by a trigger (migration 0007). */
+    /** When the owner deleted it (status `trashed`); purged 30 days later. */
+    trashedAt: timestamp("trashed_at", { withTimezone: true }),
+    /** The state a trashed post had, which Restore gives back. */
+    trashedStatus: text("trashed_status", { enum: POST_STATUSES }),
     searchVector: tsvector("search_vector")
       .notNull()
       .default(sql`''::tsvector`),
@@ -78,7 +88,17 @@ export const blogPosts = pgTable(
     index("blog_posts_description_trgm_idx")
       .using("gin", t.description.op("gin_trgm_ops"))
       .with({ fastupdate: false }),
-    check("blog_posts_status_check", sql`${t.status} IN ('draft', 'scheduled', 'published')`),
+    index("blog_posts_trashed_idx")
+      .on(t.trashedAt)
+      .where(sql`${t.status} = 'trashed'`),
+    check(
+      "blog_posts_status_check",
+      sql`${t.status} IN ('draft', 'scheduled', 'published', 'trashed')`,
+    ),
+    check(
+      "blog_posts_trash_complete",
+      sql`(${t.status} = 'trashed') = (${t.trashedAt} IS NOT NULL AND ${t.trashedStatus} IS NOT NULL)`,
+    ),
     check("blog_posts_slug_format", sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
     check(
       "blog_posts_scheduled_has_time",
@@ -138,6 +158,101 @@ export const blogStats = pgTable(
     version: bigint("version", { mode: "number" }).notNull().default(0),
   },
   (t) => [check("blog_stats_single_row", sql`${t.id}`)],
+);
+
+/**
+ * The full text of some of a post's revisions: each revision stores its content as a delta
+ * against one of these (app/features/posts/revisions/), so 500 revisions of a long post take
+ * little more than the post. A base no revision uses any more is deleted with the last one.
+ */
+export const postRevisionBases = pgTable(
+  "post_revision_bases",
+  {
+    id: serial("id").primaryKey(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+  },
+  (t) => [index("post_revision_bases_post_idx").on(t.postId, t.id)],
+);
+
+export const REVISION_KINDS = ["manual", "auto", "restored", "imported"] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
+/** The publishing choice an editor held when a revision was saved (app/features/posts/publishing.ts). */
+export type StoredPublishChoice = { mode: "keep" | "draft" | "now" } | { mode: "at"; at: string };
+
+/**
+ * Every version of a post the owner saved, by hand or by autosave, newest last. The newest is
+ * the post's head: a save names the head it started from and is refused when another one came
+ * since. `applied`: the version is what blog_posts holds (a manual save, or an autosave of a
+ * draft); an autosave of a published or scheduled post is not applied until Update Post.
+ */
+export const postRevisions = pgTable(
+  "post_revisions",
+  {
+    id: serial("id").primaryKey(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: REVISION_KINDS }).notNull(),
+    applied: boolean("applied").notNull(),
+    /** When it was first saved; autosaves coalesce into it for 10 minutes. */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When it was last saved. */
+    savedAt: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    /** As typed: empty for "from the title". */
+    slug: text("slug").notNull(),
+    tags: jsonb("tags").$type<string[]>().notNull(),
+    publish: jsonb("publish").$type<StoredPublishChoice>(),
+    baseId: integer("base_id")
+      .notNull()
+      .references(() => postRevisionBases.id),
+    /** The content as edits of its base's (null: the same). */
+    delta: jsonb("delta").$type<(number | string)[]>(),
+    wordsAdded: integer("words_added").notNull().default(0),
+    wordsRemoved: integer("words_removed").notNull().default(0),
+    /** Where it was saved: a hash of the owner's device cookie, the editor window, the browser. */
+    device: text("device"),
+    session: text("session"),
+    agent: text("agent"),
+  },
+  (t) => [
+    index("post_revisions_post_idx").on(t.postId, t.id),
+    index("post_revisions_base_idx").on(t.baseId),
+  ],
+);
+
+/**
+ * The durable queue of background work (app/lib/jobs.server.ts): claimed with SKIP LOCKED,
+ * retried with backoff, done once across instances and restarts. `key` names a job that must
+ * exist once (a recurring purge); a done job is deleted.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(),
+    key: text("key"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status", { enum: ["pending", "failed"] })
+      .notNull()
+      .default("pending"),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("jobs_key_idx").on(t.key),
+    index("jobs_due_idx")
+      .on(t.runAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /**

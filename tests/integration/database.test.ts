@@ -98,6 +98,9 @@ for (const driver of drivers) {
           "status",
           "published_at",
           "search_vector",
+          // The trash (migration 0009).
+          "trashed_at",
+          "trashed_status",
         ],
         job_experiences: ["id", "title", "company", "from", "to", "current", "sort_key"],
         education: ["id", "degree", "institution", "from", "to", "current", "sort_key"],

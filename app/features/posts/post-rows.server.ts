@@ -2,7 +2,7 @@
  * The shapes posts are read in, shared by reading (./read.server.ts) and search
  * (./search.server.ts): a list's summary, a whole post, and what visitors may see.
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, ne, sql } from "drizzle-orm";
 
 import { blogPosts, postTags, type PostStatus } from "../../../database/schema";
 import { PAGE_SIZE } from "~/lib/constants";
@@ -47,6 +47,12 @@ export type Post = {
 /** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
 export const isPublished = eq(blogPosts.status, "published");
 
+/** Every post but the trashed ones: what the owner's list and the editor open. */
+export const notTrashed = ne(blogPosts.status, "trashed");
+
+/** The state of a post read with notTrashed (or isPublished). */
+export const liveStatus = sql<PostStatus>`${blogPosts.status}`;
+
 export const tagsOfPost = sql<
   string[]
 >`array(select ${postTags.tag} from ${postTags} where ${postTags.postId} = ${blogPosts.id} order by ${postTags.position})`;
@@ -67,7 +73,7 @@ export const fullPost = {
   description: blogPosts.description,
   content: blogPosts.content,
   contentEn: blogPosts.contentEn,
-  status: blogPosts.status,
+  status: liveStatus,
   publishedAt: blogPosts.publishedAt,
   createdAt: blogPosts.createdAt,
   updatedAt: blogPosts.updatedAt,

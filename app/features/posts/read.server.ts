@@ -8,7 +8,9 @@ import { parseSerialId } from "~/lib/ids";
 import {
   fullPost,
   isPublished,
+  liveStatus,
   newestFirst,
+  notTrashed,
   pageCountFor,
   summary,
   withoutMatch,
@@ -133,14 +135,17 @@ async function buildPageStarts(db: Database, version: number): Promise<PageStart
   };
 }
 
-/** A post by id, whatever its state (the editor's, and the old numeric URLs'). */
+/** A post by id, whatever its state but trashed (the editor's, and the old numeric URLs'). */
 export async function getPost(db: Database, id: number): Promise<Post | null> {
-  const [post] = await db.select(fullPost).from(blogPosts).where(eq(blogPosts.id, id));
+  const [post] = await db
+    .select(fullPost)
+    .from(blogPosts)
+    .where(and(eq(blogPosts.id, id), notTrashed));
   return post ?? null;
 }
 
 /**
- * The post `/blog/{segment}` names, whatever its state, and whether the reader must be sent on
+ * The post `/blog/{segment}` names, whatever its state but trashed, and whether the reader must be sent on
  * to its current slug (the segment is the post's id, the original URL, or one of its old
  * slugs). Null when no post has or had it.
  */
@@ -161,7 +166,7 @@ export async function findPostByPath(
     .select(fullPost)
     .from(postSlugs)
     .innerJoin(blogPosts, eq(blogPosts.id, postSlugs.postId))
-    .where(eq(postSlugs.slug, slug));
+    .where(and(eq(postSlugs.slug, slug), notTrashed));
   return post ? { post, moved: post.slug !== segment } : null;
 }
 
@@ -258,23 +263,24 @@ export async function* allPostDates(
   }
 }
 
-/** The owner's list: every post whatever its state, the most recently changed first. */
+/** The owner's list: every post whatever its state (the trash aside), the newest first. */
 export async function listOwnerPosts(
   db: Database,
   { page, pageSize }: { page: number; pageSize: number },
 ): Promise<{ posts: OwnerPostRow[]; total: number; pageCount: number }> {
-  const [counted] = await db.select({ n: count() }).from(blogPosts);
+  const [counted] = await db.select({ n: count() }).from(blogPosts).where(notTrashed);
   const total = counted?.n ?? 0;
   const posts = await db
     .select({
       id: blogPosts.id,
       slug: blogPosts.slug,
       title: blogPosts.title,
-      status: blogPosts.status,
+      status: liveStatus,
       publishedAt: blogPosts.publishedAt,
       updatedAt: blogPosts.updatedAt,
     })
     .from(blogPosts)
+    .where(notTrashed)
     .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);

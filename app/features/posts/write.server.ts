@@ -1,5 +1,5 @@
 /** Writing posts: create, update, delete, and publishing scheduled posts when they are due. */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
 import { blogPosts, postTags, type PostStatus } from "../../../database/schema";
@@ -99,7 +99,11 @@ function savedColumns(post: PostWriteInput, publish: PublishRequest, current: SQ
 }
 
 /** What a save returns of the row it wrote. */
-const savedPost = { id: blogPosts.id, slug: blogPosts.slug, status: blogPosts.status };
+const savedPost = {
+  id: blogPosts.id,
+  slug: blogPosts.slug,
+  status: sql<PostStatus>`${blogPosts.status}`,
+};
 
 /**
  * Stores a new post with its tags, as a draft, published now, or scheduled; the caller has
@@ -133,7 +137,7 @@ export async function updatePost(
       const [row] = await tx
         .update(blogPosts)
         .set({ ...columns, updatedAt: new Date() })
-        .where(eq(blogPosts.id, id))
+        .where(and(eq(blogPosts.id, id), ne(blogPosts.status, "trashed")))
         .returning(savedPost);
       if (!row) return null;
       if (post.tags !== null) await writeTags(tx, id, post.tags);
