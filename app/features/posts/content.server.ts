@@ -1,7 +1,7 @@
 import { formatBytes } from "~/lib/format";
 import { highlightCodeBlocks } from "./highlight.server";
 import { imagesWithoutAlt, missingAltText, postBodyLimit, POST_LIMITS, textOfHtml } from "./rules";
-import { postSchema, type PostInput } from "./schema";
+import { autosaveSchema, postSchema, type AutosaveInput, type PostInput } from "./schema";
 import { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
 
 /** Request bodies above this are refused unread (the post API's body limit). */
@@ -19,25 +19,9 @@ export type PostWrite =
  * (app/features/posts/highlight.server.ts), ready to store.
  */
 export async function readPostWrite(request: Request): Promise<PostWrite> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) {
-    return { ok: false, status: 415, error: "Send the post as application/json." };
-  }
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_POST_REQUEST_BYTES) {
-    return { ok: false, status: 413, error: POST_TOO_LARGE };
-  }
-  const raw = await request.text();
-  if (Buffer.byteLength(raw) > MAX_POST_REQUEST_BYTES) {
-    return { ok: false, status: 413, error: POST_TOO_LARGE };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return { ok: false, status: 400, error: "The request body is not valid JSON." };
-  }
-  const parsed = postSchema.safeParse(body);
+  const body = await readJsonBody(request);
+  if (!body.ok) return body;
+  const parsed = postSchema.safeParse(body.value);
   if (!parsed.success) {
     return { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? "Invalid post." };
   }
@@ -52,6 +36,50 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
   if (withoutAlt > 0) return { ok: false, status: 400, error: missingAltText(withoutAlt) };
   // Stored as the stored sanitizer writes it (its entities, its attribute order), so that the
   // sanitizing on every render finds nothing to change.
+  const content = (await loadPostSanitizer())(await highlightCodeBlocks(clean));
+  return { ok: true, value: { ...parsed.data, content } };
+}
+
+type Failure = { ok: false; status: number; error: string };
+
+/** A post request's JSON: 415 for another content type, 413 when too large, 400 when not JSON. */
+async function readJsonBody(request: Request): Promise<{ ok: true; value: unknown } | Failure> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    return { ok: false, status: 415, error: "Send the post as application/json." };
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_POST_REQUEST_BYTES) {
+    return { ok: false, status: 413, error: POST_TOO_LARGE };
+  }
+  const raw = await request.text();
+  if (Buffer.byteLength(raw) > MAX_POST_REQUEST_BYTES) {
+    return { ok: false, status: 413, error: POST_TOO_LARGE };
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch {
+    return { ok: false, status: 400, error: "The request body is not valid JSON." };
+  }
+}
+
+/**
+ * Reads an autosave (autosaveSchema): the same size limits as a save, the content sanitized
+ * and highlighted the same way, and nothing else refused that the owner may still be typing.
+ */
+export async function readAutosave(
+  request: Request,
+): Promise<{ ok: true; value: AutosaveInput } | Failure> {
+  const body = await readJsonBody(request);
+  if (!body.ok) return body;
+  const parsed = autosaveSchema.safeParse(body.value);
+  if (!parsed.success) {
+    return { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? "Invalid post." };
+  }
+  if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
+    return { ok: false, status: 413, error: CONTENT_TOO_LARGE };
+  }
+  const clean = (await loadWriteSanitizer())(parsed.data.content);
   const content = (await loadPostSanitizer())(await highlightCodeBlocks(clean));
   return { ok: true, value: { ...parsed.data, content } };
 }

@@ -75,3 +75,33 @@ export const postSchema = z.object({
 });
 
 export type PostInput = z.infer<typeof postSchema>;
+
+/**
+ * An autosave's body: what the editor holds, checked only as far as storing it needs. A title or
+ * text still empty, an image still without alt text, a URL or tags still being typed are all kept
+ * as they are; Save Post applies the rules above.
+ */
+export const autosaveSchema = z.object({
+  baseRevision: z.number().int().positive().nullable(),
+  title: z
+    .string()
+    .max(POST_LIMITS.title, { error: `Title can be at most ${POST_LIMITS.title} characters.` })
+    .refine(noNull, { error: "Title contains a null character." }),
+  description: z
+    .string()
+    .max(POST_LIMITS.description, {
+      error: `Description can be at most ${POST_LIMITS.description} characters.`,
+    })
+    .refine(noNull, { error: "Description contains a null character." }),
+  content: z.string().refine(noNull, { error: "Content contains a null character." }),
+  /** As typed. */
+  slug: z.string().max(POST_LIMITS.title).refine(noNull),
+  /** As typed: comma-separated. */
+  tags: z.string().max(POST_LIMITS.description).refine(noNull),
+  publish: z.union([
+    z.object({ mode: z.enum(["keep", "draft", "now"]) }),
+    z.object({ mode: z.literal("at"), at: z.string().max(64) }),
+  ]),
+});
+
+export type AutosaveInput = z.infer<typeof autosaveSchema>;

@@ -2,11 +2,43 @@
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
-import { blogPosts, postTags, type PostStatus } from "../../../database/schema";
+import {
+  blogPosts,
+  postTags,
+  type PostStatus,
+  type StoredPublishChoice,
+} from "../../../database/schema";
 import type { PublishRequest } from "./publishing";
+import { tagsOfPost } from "./post-rows.server";
+import {
+  headRevision,
+  recordRevision,
+  type RevisionFields,
+  type RevisionSource,
+  type RevisionSummary,
+} from "./revisions/store.server";
 
-/** What a save answers: where the post is now, and whether visitors see it. */
-export type SavedPost = { id: number; slug: string; status: PostStatus };
+/** What a save answers: where the post is now, whether visitors see it, and its new head. */
+export type SavedPost = { id: number; slug: string; status: PostStatus; revision: number };
+
+/**
+ * A save that started from a revision which is no longer the post's newest: another window,
+ * device or instance saved since. Nothing was written; `head` is what it would have overwritten.
+ */
+export class EditConflictError extends Error {
+  override name = "EditConflictError";
+  constructor(readonly head: RevisionSummary) {
+    super("the post changed since this edit began");
+  }
+}
+
+/**
+ * How a save is made: the revision it started from (null: the post had none; absent: not
+ * checked, as for API clients that predate revisions) and where it comes from.
+ */
+export type SaveOptions = { baseRevision?: number | null; source?: RevisionSource };
+
+const NO_SOURCE: RevisionSource = { device: null, session: null, agent: null };
 
 /** Another post has or had the slug asked for (post_slugs, migration 0007). */
 export class SlugTakenError extends Error {
@@ -77,7 +109,7 @@ function isSlugConflict(error: unknown): boolean {
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-async function writeTags(tx: Transaction, id: number, tags: string[]) {
+export async function writeTags(tx: Transaction, id: number, tags: string[]) {
   await tx.delete(postTags).where(eq(postTags.postId, id));
   if (tags.length > 0) {
     await tx.insert(postTags).values(tags.map((tag, position) => ({ postId: id, tag, position })));
@@ -109,7 +141,11 @@ const savedPost = {
  * Stores a new post with its tags, as a draft, published now, or scheduled; the caller has
  * validated and sanitized it. Never writes content_en. Throws SlugTakenError.
  */
-export async function createPost(db: Database, post: PostWriteInput): Promise<SavedPost> {
+export async function createPost(
+  db: Database,
+  post: PostWriteInput,
+  { source = NO_SOURCE }: SaveOptions = {},
+): Promise<SavedPost> {
   // "keep" has nothing to keep: a new post is published now.
   const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
   const columns = savedColumns(post, publish, sql`null::timestamptz`);
@@ -117,7 +153,14 @@ export async function createPost(db: Database, post: PostWriteInput): Promise<Sa
     db.transaction(async (tx) => {
       const [row] = await tx.insert(blogPosts).values(columns).returning(savedPost);
       await writeTags(tx, row!.id, post.tags ?? []);
-      return row!;
+      const fields = revisionFieldsOf(post, post.tags ?? []);
+      const head = await recordRevision(tx, row!.id, {
+        kind: "manual",
+        applied: true,
+        fields,
+        source,
+      });
+      return { ...row!, revision: head.id };
     }),
   );
 }
@@ -130,21 +173,86 @@ export async function updatePost(
   db: Database,
   id: number,
   post: PostWriteInput,
+  { baseRevision, source = NO_SOURCE }: SaveOptions = {},
 ): Promise<SavedPost | null> {
   const columns = savedColumns(post, post.publish, sql`${blogPosts.publishedAt}`);
   return refusingTakenSlugs(() =>
     db.transaction(async (tx) => {
+      const current = await lockPost(tx, id);
+      if (!current) return null;
+      await checkBase(tx, current, baseRevision);
       const [row] = await tx
         .update(blogPosts)
         .set({ ...columns, updatedAt: new Date() })
-        .where(and(eq(blogPosts.id, id), ne(blogPosts.status, "trashed")))
+        .where(eq(blogPosts.id, id))
         .returning(savedPost);
-      if (!row) return null;
       if (post.tags !== null) await writeTags(tx, id, post.tags);
-      return row;
+      const fields = revisionFieldsOf(post, post.tags ?? current.tags);
+      const head = await recordRevision(tx, id, { kind: "manual", applied: true, fields, source });
+      return { ...row!, revision: head.id };
     }),
   );
 }
+
+/** The post's row as a save finds it, locked until the save commits; null when missing or trashed. */
+export async function lockPost(tx: Database, id: number) {
+  const [row] = await tx
+    .select({
+      id: blogPosts.id,
+      title: blogPosts.title,
+      description: blogPosts.description,
+      content: blogPosts.content,
+      slug: blogPosts.slug,
+      status: blogPosts.status,
+      publishedAt: blogPosts.publishedAt,
+      updatedAt: blogPosts.updatedAt,
+      tags: tagsOfPost,
+    })
+    .from(blogPosts)
+    .where(and(eq(blogPosts.id, id), ne(blogPosts.status, "trashed")))
+    .for("update");
+  return row ?? null;
+}
+
+export type LockedPost = NonNullable<Awaited<ReturnType<typeof lockPost>>>;
+
+/**
+ * Refuses a save that started from another revision than the post's head (EditConflictError).
+ * A post written before revisions existed gets its first one here, from its row, so its text
+ * before this save stays in its history.
+ */
+export async function checkBase(
+  tx: Database,
+  post: LockedPost,
+  baseRevision: number | null | undefined,
+): Promise<void> {
+  let head = await headRevision(tx, post.id);
+  if (!head) {
+    head = await recordRevision(tx, post.id, {
+      kind: "manual",
+      applied: true,
+      fields: { ...post, description: post.description ?? "", publish: null },
+      source: NO_SOURCE,
+    });
+    if (baseRevision === null) return;
+  }
+  if (baseRevision !== undefined && baseRevision !== head.id) throw new EditConflictError(head);
+}
+
+/** A revision's fields for a save. */
+export function revisionFieldsOf(post: PostWriteInput, tags: string[]): RevisionFields {
+  return {
+    title: post.title,
+    description: post.description,
+    content: post.content,
+    slug: post.slug ?? "",
+    tags,
+    publish: storedChoice(post.publish),
+  };
+}
+
+const storedChoice = (publish: PublishRequest): StoredPublishChoice =>
+  publish.mode === "at" ? { mode: "at", at: publish.at.toISOString() } : publish;
 
 export async function deletePost(db: Database, id: number): Promise<boolean> {
   const rows = await db

@@ -1,0 +1,49 @@
+/** How many words a revision added and removed: the History panel's figures. */
+import { diffArrays } from "diff";
+
+import { textOfHtml } from "../rules";
+
+export type WordChanges = { added: number; removed: number };
+
+/** Past this many edits the counts come from the words' tallies instead of a diff. */
+const MAX_EDITS = 2000;
+
+export const wordsOf = (html: string) =>
+  textOfHtml(html.replace(/<\/(p|h\d|li|pre|blockquote|td|th)>|<br\s*\/?>/gi, " $&"))
+    .split(/\s+/)
+    .filter(Boolean);
+
+/** Words added and removed from `before` to `after` (HTML), counted on the text as it reads. */
+export function wordChanges(before: string, after: string): Promise<WordChanges> {
+  const a = wordsOf(before);
+  const b = wordsOf(after);
+  return new Promise((resolve) => {
+    diffArrays(a, b, {
+      maxEditLength: MAX_EDITS,
+      callback: (changes) => {
+        if (!changes) return resolve(tallyChanges(a, b));
+        let added = 0;
+        let removed = 0;
+        for (const change of changes) {
+          if (change.added) added += change.count;
+          else if (change.removed) removed += change.count;
+        }
+        resolve({ added, removed });
+      },
+    });
+  });
+}
+
+/** A rewrite's counts: words present more often after than before, and the other way round. */
+function tallyChanges(before: string[], after: string[]): WordChanges {
+  const tally = new Map<string, number>();
+  for (const word of before) tally.set(word, (tally.get(word) ?? 0) + 1);
+  for (const word of after) tally.set(word, (tally.get(word) ?? 0) - 1);
+  let added = 0;
+  let removed = 0;
+  for (const n of tally.values()) {
+    if (n > 0) removed += n;
+    else added -= n;
+  }
+  return { added, removed };
+}
