@@ -155,6 +155,8 @@ export const routePolicies = {
   "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.posts": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },
   "routes/api.post": { ...OWNER, actionMethods: ["PUT", "DELETE"], bodyLimit: POST_BODY_LIMIT },
+  "routes/api.post-autosave": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },
+  "routes/api.post-discard": { ...OWNER, actionMethods: ["POST"], bodyLimit: BODY_LIMITS.form },
   "routes/api.images": {
     ...OWNER,
     actionMethods: ["POST"],

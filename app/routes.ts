@@ -44,6 +44,8 @@ export default [
   route("api/messages/:id/retry", "routes/api.message-retry.ts"),
   route("api/posts", "routes/api.posts.ts"),
   route("api/posts/:id", "routes/api.post.ts"),
+  route("api/posts/:id/autosave", "routes/api.post-autosave.ts"),
+  route("api/posts/:id/discard", "routes/api.post-discard.ts"),
   route("api/images", "routes/api.images.ts"),
   route("media/:file", "routes/media.ts"),
   route("resume.json", "routes/resume.ts"),

@@ -2,13 +2,14 @@ import { data } from "react-router";
 
 import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
+import { deviceTokenOf } from "~/features/owner/index.server";
 import {
   readPostWrite,
   deletePost,
-  SlugTakenError,
+  refusedSave,
+  revisionSourceOf,
   updatePost,
 } from "~/features/posts/index.server";
-import { PUBLISH_TEXT } from "~/features/posts";
 
 import type { Route } from "./+types/api.post";
 
@@ -16,8 +17,8 @@ const notFound = () => data({ ok: false, error: "No such post." }, { status: 404
 
 /**
  * PUT /api/posts/{id} updates a post (and its state: draft, published, scheduled), DELETE
- * removes it (owner only). A PUT answers the post's slug; 409 when the slug asked for is
- * another post's.
+ * removes it (owner only). A PUT answers the post's slug and new revision; 409 when the slug
+ * asked for is another post's, or when the post changed since the revision the edit began from.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") {
@@ -34,14 +35,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const write = await readPostWrite(request);
   if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });
-  const { publish, ...post } = write.value;
+  const { publish, baseRevision, ...post } = write.value;
+  const source = revisionSourceOf(request, await deviceTokenOf(request, context));
   try {
-    const updated = await updatePost(db, id, { ...post, publish: publish ?? { mode: "keep" } });
+    const updated = await updatePost(
+      db,
+      id,
+      { ...post, publish: publish ?? { mode: "keep" } },
+      { baseRevision, source },
+    );
     return updated ? { ok: true, ...updated } : notFound();
   } catch (error) {
-    if (error instanceof SlugTakenError) {
-      return data({ ok: false, error: PUBLISH_TEXT.slugTaken }, { status: 409 });
-    }
-    throw error;
+    return refusedSave(error, source);
   }
 }

@@ -1,8 +1,13 @@
 import { data } from "react-router";
 
 import { appContext } from "~/context";
-import { readPostWrite, createPost, SlugTakenError } from "~/features/posts/index.server";
-import { PUBLISH_TEXT } from "~/features/posts";
+import { deviceTokenOf } from "~/features/owner/index.server";
+import {
+  createPost,
+  readPostWrite,
+  refusedSave,
+  revisionSourceOf,
+} from "~/features/posts/index.server";
 
 import type { Route } from "./+types/api.posts";
 
@@ -16,17 +21,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const write = await readPostWrite(request);
   if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });
-  const { publish, ...post } = write.value;
+  const { publish, baseRevision: _none, ...post } = write.value;
+  const source = revisionSourceOf(request, await deviceTokenOf(request, context));
   try {
-    const created = await createPost(context.get(appContext).db, {
-      ...post,
-      publish: publish ?? { mode: "now" },
-    });
+    const created = await createPost(
+      context.get(appContext).db,
+      { ...post, publish: publish ?? { mode: "now" } },
+      { source },
+    );
     return data({ ok: true, ...created }, { status: 201 });
   } catch (error) {
-    if (error instanceof SlugTakenError) {
-      return data({ ok: false, error: PUBLISH_TEXT.slugTaken }, { status: 409 });
-    }
-    throw error;
+    return refusedSave(error, source);
   }
 }

@@ -6,16 +6,17 @@ import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/features/posts";
 import { pageMeta, siteOf } from "~/features/site";
-import { editablePostOf, warmHighlighter, getPost } from "~/features/posts/index.server";
+import { openEditablePost, warmHighlighter, getPost } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.edit";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   warmHighlighter();
   const id = parseSerialId(params.id);
-  const post = id === null ? null : await getPost(context.get(appContext).db, id);
+  const { db } = context.get(appContext);
+  const post = id === null ? null : await getPost(db, id);
   if (!post) return data({ post: null }, { status: 404 });
-  return { post: await editablePostOf(post) };
+  return { post: await openEditablePost(db, post) };
 }
 
 export function meta({ matches, params, loaderData }: Route.MetaArgs) {
@@ -39,5 +40,8 @@ export default function EditPost({ loaderData }: Route.ComponentProps) {
     navigate("/blog", { replace: true });
   }, [missing, navigate]);
   if (!loaderData.post) return null;
-  return <PostEditor key={loaderData.post.id} post={loaderData.post} />;
+  // A new head (after Take theirs, or Discard changes) opens the editor again on it.
+  return (
+    <PostEditor key={`${loaderData.post.id}:${loaderData.post.revision}`} post={loaderData.post} />
+  );
 }

@@ -27,6 +27,8 @@ const OWNER_ONLY = new Set([
   "routes/api.post",
   "routes/api.images",
   "routes/api.message-retry",
+  "routes/api.post-autosave",
+  "routes/api.post-discard",
 ]);
 
 /** What the owner's gate answers a write (app/features/owner/access.server.ts). */

@@ -1,5 +1,8 @@
-export { readPostWrite } from "./content.server";
-export { editablePostOf } from "./editor/editable-post.server";
+export { autosavePost, discardChanges } from "./autosave.server";
+export { readAutosave, readPostWrite } from "./content.server";
+export { openEditablePost } from "./editor/editable-post.server";
+export { revisionSourceOf } from "./revisions/source.server";
+export { refusedSave } from "./save-answers.server";
 export { FEED_LANGUAGE, type Feed, serveFeed } from "./feeds.server";
 export { warmHighlighter } from "./highlight.server";
 export { type PostPage } from "./post-rows.server";

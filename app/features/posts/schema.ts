@@ -8,6 +8,11 @@ const noNull = (value: string) => !value.includes("\0");
 
 /** The server's check of a post (the editor checks the same rules before sending). */
 export const postSchema = z.object({
+  /**
+   * The revision the edit started from (null: the post had none). Absent: not checked, for
+   * clients that predate revisions; the editor always sends it.
+   */
+  baseRevision: z.number().int().positive().nullable().optional(),
   title: z
     .string({ error: "Title must be text." })
     .trim()

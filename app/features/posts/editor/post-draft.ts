@@ -4,6 +4,7 @@
  */
 import { useState } from "react";
 
+import type { StoredPublishChoice } from "../../../../database/schema";
 import { PUBLISH_TEXT, readSlug, readTags, type PublishState } from "../publishing";
 import { imagesWithoutAlt, missingAltText, textOfHtml } from "../rules";
 import { useHydrated } from "./hydrated";
@@ -19,6 +20,14 @@ export type EditablePost = {
   status: PublishState;
   /** ISO time it went (or goes) public; null for a draft never published. */
   publishedAt: string | null;
+  /** The post's newest revision, which the next save starts from (null: none yet). */
+  revision: number | null;
+  /** ISO time of the newest save. */
+  savedAt: string;
+  /** Whether the editor opens autosaved changes visitors do not see yet (Update Post shows them). */
+  pending: boolean;
+  /** The publishing choice of an autosave, opened as it was left; null for the post's own. */
+  publish: StoredPublishChoice | null;
 };
 
 /** The publishing choice of the form: a draft, public now (or kept public), or at a time. */
@@ -53,29 +62,60 @@ type DraftFields = Omit<PostDraft, "publishAt"> & { publishAt: string | null };
  * The editor's fields, opened from `post` (empty for a new one). `update` changes some of them;
  * `timeZone` is the owner's, known once hydrated.
  */
-export function usePostDraft(post?: EditablePost) {
-  const [fields, setFields] = useState<DraftFields>(() => ({
+export function usePostDraft(post?: EditablePost, restored?: PostDraft) {
+  const [fields, setFields] = useState<DraftFields>(() => restored ?? draftFieldsOf(post));
+  const hydrated = useHydrated();
+  const openedAt = post?.publish?.mode === "at" ? post.publish.at : post?.publishedAt;
+  const publishAt =
+    fields.publishAt ??
+    (hydrated && fields.visibility === "at" && openedAt ? localInputValue(openedAt) : "");
+  const draft: PostDraft = { ...fields, publishAt };
+  const update = (changes: Partial<PostDraft>) => setFields((now) => ({ ...now, ...changes }));
+  const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
+  return { draft, update, timeZone };
+}
+
+/** The fields of a post as opened (empty for a new one). */
+function draftFieldsOf(post?: EditablePost): DraftFields {
+  return {
     title: post?.title ?? "",
     description: post?.description ?? "",
     html: post?.content ?? "",
     empty: textOfHtml(post?.content ?? "") === "",
     slug: post?.slug ?? "",
     tagText: post?.tags.join(", ") ?? "",
-    visibility: post?.status === "draft" ? "draft" : post?.status === "scheduled" ? "at" : "now",
-    // Null until typed: a scheduled post's time is shown in the owner's time zone, which only
-    // the browser knows, so it is filled in once hydrated.
-    publishAt: null,
-  }));
-  const hydrated = useHydrated();
-  const publishAt =
-    fields.publishAt ??
-    (hydrated && post?.status === "scheduled" && post.publishedAt
-      ? localInputValue(post.publishedAt)
-      : "");
-  const draft: PostDraft = { ...fields, publishAt };
-  const update = (changes: Partial<PostDraft>) => setFields((now) => ({ ...now, ...changes }));
-  const timeZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
-  return { draft, update, timeZone };
+    ...openedVisibility(post),
+  };
+}
+
+/** The post as the editor opens it, to compare the browser's copy with. */
+export const openedDraftOf = (post?: EditablePost): PostDraft => {
+  const fields = draftFieldsOf(post);
+  return { ...fields, publishAt: fields.publishAt ?? "" };
+};
+
+/**
+ * The publishing choice the editor opens with: an autosave's as it was left, or the post's
+ * state. A scheduled post's time stays null until hydrated: it is shown in the owner's time
+ * zone, which only the browser knows.
+ */
+function openedVisibility(post?: EditablePost): Pick<DraftFields, "visibility" | "publishAt"> {
+  const choice = post?.publish;
+  if (choice && choice.mode === "at") {
+    const at = new Date(choice.at);
+    return { visibility: "at", publishAt: Number.isNaN(at.getTime()) ? "" : null };
+  }
+  if (choice && choice.mode !== "keep") return { visibility: choice.mode, publishAt: null };
+  const visibility =
+    post?.status === "draft" ? "draft" : post?.status === "scheduled" ? "at" : "now";
+  return { visibility, publishAt: null };
+}
+
+/** The publishing choice an autosave records, as the fields hold it. */
+export function publishChoiceOf(draft: PostDraft): StoredPublishChoice {
+  if (draft.visibility !== "at") return { mode: draft.visibility };
+  const at = new Date(draft.publishAt);
+  return { mode: "at", at: Number.isNaN(at.getTime()) ? draft.publishAt : at.toISOString() };
 }
 
 /** The post API's body for a draft, or the first problem the server would refuse it for. */

@@ -1,12 +1,17 @@
 import { ArrowLeft } from "lucide-react";
-import { useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 
 import { postPath } from "../publishing";
 import { imagesWithoutAlt } from "../rules";
 import { ContentField } from "./content-field";
 import { DeletePostDialog } from "./delete-post-dialog";
-import { type EditablePost, usePostDraft } from "./post-draft";
+import { ConflictPanel } from "./conflict-panel";
+import { dropLocalCopy, readLocalCopy, sameDraft, type LocalCopy } from "./local-copy";
+import { openedDraftOf, usePostDraft, type EditablePost, type PostDraft } from "./post-draft";
+import { RestoreOffer } from "./restore-offer";
+import { useHydrated } from "./hydrated";
+import { SaveStatus, UnpublishedNotice } from "./save-status";
 import { PostFields } from "./post-fields";
 import { PublishingFields } from "./publishing-fields";
 import { primaryClass, secondaryClass } from "./styles";
@@ -16,22 +21,94 @@ export type { EditablePost };
 
 /**
  * The new-post and edit screens (docs/product.md#editor): the post's fields, its publishing,
- * its text with a preview, and the actions. Saving is usePostSave's.
+ * its text with a preview, and the actions. Saving, autosave included, is usePostSave's. When
+ * the browser holds changes the server never got, they are offered first; restoring opens the
+ * editor again on them.
  */
 export function PostEditor({ post }: { post?: EditablePost }) {
-  const { draft, update, timeZone } = usePostDraft(post);
-  const { saving, problem, setProblem, save, remove } = usePostSave(post?.id);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const editing = post !== undefined;
-
+  const [opening, setOpening] = useState<{ key: number; copy?: LocalCopy }>({ key: 0 });
+  const [answered, setAnswered] = useState(false);
+  const opened = useMemo(() => openedDraftOf(post), [post]);
+  // The browser's copy is read once hydrated (the server has none to render).
+  const hydrated = useHydrated();
+  const copy = useMemo(
+    () => (hydrated ? readLocalCopy(post?.id ?? null) : null),
+    [hydrated, post?.id],
+  );
+  const offer = !answered && copy && !sameDraft(copy.draft, opened) ? copy : null;
   return (
     <div className="mx-auto max-w-4xl py-10">
+      {offer ? (
+        <RestoreOffer
+          copy={offer}
+          opened={opened}
+          onRestore={() => {
+            setOpening((now) => ({ key: now.key + 1, copy: offer }));
+            setAnswered(true);
+          }}
+          onDismiss={() => {
+            dropLocalCopy(post?.id ?? null);
+            setAnswered(true);
+          }}
+        />
+      ) : null}
+      <EditorBody key={opening.key} post={post} copy={opening.copy} />
+    </div>
+  );
+}
+
+function EditorBody({ post, copy }: { post?: EditablePost; copy?: LocalCopy }) {
+  const { draft, update, timeZone } = usePostDraft(post, copy?.draft);
+  const latest = useRef(draft);
+  useLayoutEffect(() => {
+    latest.current = draft;
+  }, [draft]);
+  const { saver, snapshot, saving, problem, setProblem, save, remove, reopen } = usePostSave({
+    post,
+    read: () => latest.current,
+    base: copy ? copy.base : undefined,
+  });
+  // A restored copy is sent at once: it is what the server never got.
+  useEffect(() => {
+    if (copy) saver.changed();
+  }, [copy, saver]);
+  const edit = (changes: Partial<PostDraft>) => {
+    update(changes);
+    saver.changed();
+  };
+  const dialog = useRef<HTMLDialogElement>(null);
+  const editing = post !== undefined;
+  const { state } = snapshot;
+
+  return (
+    <>
       <EditorActions
         post={post}
         saving={saving}
         onSave={() => save(draft)}
         onDelete={() => dialog.current?.showModal()}
       />
+      <SaveStatus state={state} />
+      {snapshot.pending ? (
+        <UnpublishedNotice
+          busy={saving}
+          onDiscard={() => void saver.discard().then((done) => done && reopen())}
+        />
+      ) : null}
+      {state.kind === "conflict" && snapshot.postId !== null ? (
+        <ConflictPanel
+          postId={snapshot.postId}
+          conflict={state.conflict}
+          mine={state.mine}
+          onKeepMine={() => {
+            if (saver.keepMine() === "manual") void save(latest.current);
+          }}
+          onTakeTheirs={() => {
+            saver.takeTheirs();
+            reopen();
+          }}
+        />
+      ) : null}
 
       {problem ? (
         <p
@@ -46,19 +123,19 @@ export function PostEditor({ post }: { post?: EditablePost }) {
       </h1>
 
       <div className="mt-6 space-y-6">
-        <PostFields draft={draft} editing={editing} update={update} />
+        <PostFields draft={draft} editing={editing} update={edit} />
         <PublishingFields
           visibility={draft.visibility}
           publishAt={draft.publishAt}
           wasPublished={post?.status === "published"}
           timeZone={timeZone}
-          onVisibility={(visibility) => update({ visibility })}
-          onPublishAt={(publishAt) => update({ publishAt })}
+          onVisibility={(visibility) => edit({ visibility })}
+          onPublishAt={(publishAt) => edit({ publishAt })}
         />
         <ContentField
-          initialHtml={post?.content ?? ""}
+          initialHtml={draft.html}
           onChange={(html, empty) => {
-            update({ html, empty });
+            edit({ html, empty });
             if (problem && imagesWithoutAlt(html) === 0) setProblem(null);
           }}
         />
@@ -75,7 +152,7 @@ export function PostEditor({ post }: { post?: EditablePost }) {
           }}
         />
       ) : null}
-    </div>
+    </>
   );
 }
 

@@ -1,7 +1,8 @@
 /** Where a save comes from, so an edit conflict can say where the other edit was made. */
 import { createHash } from "node:crypto";
 
-import type { RevisionSource } from "./store.server";
+import type { ChangedWhere, EditConflict } from "./conflict";
+import type { RevisionSource, RevisionSummary } from "./store.server";
 
 /** The header the editor names its window with (a random id per opened editor). */
 export const EDITOR_WINDOW_HEADER = "x-editor-window";
@@ -45,11 +46,17 @@ export function revisionSourceOf(request: Request, deviceToken: string | null): 
   };
 }
 
-/** Where another save was made, as seen from this one. */
-export type ChangedWhere = "this-window" | "another-window" | "another-device";
-
 export function changedWhere(other: RevisionSource, here: RevisionSource): ChangedWhere {
   if (other.session !== null && other.session === here.session) return "this-window";
   if (other.device !== null && other.device === here.device) return "another-window";
   return "another-device";
 }
+
+/** The 409 answer's conflict for a save refused because `head` came since it began. */
+export const conflictOf = (head: RevisionSummary, here: RevisionSource): EditConflict => ({
+  revision: head.id,
+  savedAt: head.savedAt.toISOString(),
+  kind: head.kind,
+  where: changedWhere(head, here),
+  agent: head.agent,
+});
