@@ -1,4 +1,4 @@
--- Revisions, the trash and the job queue (issue: never lose a word).
+-- Revisions, the trash and the job queue: so that no word the owner types is ever lost.
 -- post_revisions keeps every version of a post, its content as a delta against a row of
 -- post_revision_bases; a trashed post keeps its row with status 'trashed', so its slug stays
 -- reserved and Restore gives it back whole; jobs is the durable queue the purges run from.

@@ -93,6 +93,8 @@ export class PostSaver {
   changed() {
     this.version++;
     this.dirtySince ??= Date.now();
+    // "Saved at" no longer holds for what is on screen; the next save says it again.
+    if (this.snapshot.state.kind === "saved") this.set({ state: { kind: "idle" } });
     clearTimeout(this.localTimer);
     this.localTimer = setTimeout(() => this.keepLocally(), AUTOSAVE.localCopyMs);
     this.schedule(AUTOSAVE.idleMs);

@@ -134,10 +134,10 @@ export async function recordRevision(
   const previous = coalesce
     ? await revisionBefore(tx, postId, head.id)
     : head && (await readRevision(tx, postId, head.id));
-  const counts = await wordChanges(previous?.content ?? "", revision.fields.content);
+  const counts = wordChanges(previous?.content ?? "", revision.fields.content);
   if (coalesce) await tx.delete(postRevisions).where(eq(postRevisions.id, head.id));
   const stored = await storeContent(tx, postId, revision.fields.content);
-  const { content: _content, ...fields } = revision.fields;
+  const { title, description, slug, tags, publish } = revision.fields;
   const [row] = await tx
     .insert(postRevisions)
     .values({
@@ -145,11 +145,17 @@ export async function recordRevision(
       kind: revision.kind,
       applied: revision.applied,
       ...(coalesce ? { createdAt: head.createdAt } : {}),
-      ...fields,
+      title,
+      description,
+      slug,
+      tags,
+      publish,
       ...stored,
       wordsAdded: counts.added,
       wordsRemoved: counts.removed,
-      ...revision.source,
+      device: revision.source.device,
+      session: revision.source.session,
+      agent: revision.source.agent,
     })
     .returning(summaryColumns);
   if (coalesce) await dropUnusedBases(tx, postId);
@@ -180,7 +186,7 @@ async function storeContent(
     .limit(1);
   if (base) {
     if (base.content === content) return { baseId: base.id, delta: null };
-    const delta = await makeDelta(base.content, content);
+    const delta = makeDelta(base.content, content);
     if (delta) return { baseId: base.id, delta };
   }
   const [created] = await tx

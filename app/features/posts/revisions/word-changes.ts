@@ -2,6 +2,7 @@
 import { diffArrays } from "diff";
 
 import { textOfHtml } from "../rules";
+import { DIFF_TIMEOUT_MS } from "./delta";
 
 export type WordChanges = { added: number; removed: number };
 
@@ -14,24 +15,18 @@ export const wordsOf = (html: string) =>
     .filter(Boolean);
 
 /** Words added and removed from `before` to `after` (HTML), counted on the text as it reads. */
-export function wordChanges(before: string, after: string): Promise<WordChanges> {
+export function wordChanges(before: string, after: string): WordChanges {
   const a = wordsOf(before);
   const b = wordsOf(after);
-  return new Promise((resolve) => {
-    diffArrays(a, b, {
-      maxEditLength: MAX_EDITS,
-      callback: (changes) => {
-        if (!changes) return resolve(tallyChanges(a, b));
-        let added = 0;
-        let removed = 0;
-        for (const change of changes) {
-          if (change.added) added += change.count;
-          else if (change.removed) removed += change.count;
-        }
-        resolve({ added, removed });
-      },
-    });
-  });
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDITS, timeout: DIFF_TIMEOUT_MS });
+  if (!changes) return tallyChanges(a, b);
+  let added = 0;
+  let removed = 0;
+  for (const change of changes) {
+    if (change.added) added += change.count;
+    else if (change.removed) removed += change.count;
+  }
+  return { added, removed };
 }
 
 /** A rewrite's counts: words present more often after than before, and the other way round. */
