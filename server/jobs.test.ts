@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+
+import type { Database } from "../database/db.server";
+import { startJobWorker } from "./jobs";
+
+describe("the job worker", () => {
+  it("refuses two handlers of one kind before it touches the database", () => {
+    const run = async () => {};
+    expect(() =>
+      startJobWorker({} as Database, [
+        { kind: "a", run },
+        { kind: "a", run },
+      ]),
+    ).toThrow("Two job handlers share a kind.");
+  });
+});
