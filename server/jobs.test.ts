@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { Database } from "../database/db.server";
-import { startJobWorker } from "./jobs";
+import { SITE_JOBS, startJobWorker } from "./jobs";
 
 describe("the job worker", () => {
   it("refuses two handlers of one kind before it touches the database", () => {
@@ -12,5 +12,12 @@ describe("the job worker", () => {
         { kind: "a", run },
       ]),
     ).toThrow("Two job handlers share a kind.");
+  });
+
+  it("runs the posts feature's recurring purges", () => {
+    expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
+      ["posts.purge-trash", true],
+      ["posts.prune-revisions", true],
+    ]);
   });
 });

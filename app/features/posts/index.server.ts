@@ -21,3 +21,4 @@ export {
   publishDuePosts,
   updatePost,
 } from "./write.server";
+export { POST_JOBS } from "./purge.server";
