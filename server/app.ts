@@ -21,6 +21,7 @@ import { readProfile, SEED_PROFILE } from "../app/features/site/index.server";
 import { ensureProfile, forgetProfile } from "../app/features/profile/index.server";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { startDeliveryWorker } from "./delivery";
+import { startJobWorker } from "./jobs";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
 import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
@@ -131,13 +132,14 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   server.listen(env.port, env.host, () => {
     console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
   });
-  // The delivery worker finishes the e-mail it is sending before the database closes.
+  // The delivery and job workers finish the e-mail or job in hand before the database closes.
   stopOnSignals(
     server,
     async () => {
       await workers.delivery.stop();
       await workers.backups?.stop();
       await workers.publisher.stop();
+      await workers.jobs.stop();
       await changes.pageCacheLink?.close();
       await changes.profileListener?.close();
       await database.close();
@@ -193,7 +195,7 @@ function ownerPasswordInPlace(database: DatabaseHandle, env: Env): Promise<void>
   );
 }
 
-/** What runs beside the requests: backups, contact delivery, scheduled publishing. */
+/** What runs beside the requests: backups, contact delivery, scheduled publishing, the job queue. */
 function startWorkers(database: DatabaseHandle, root: string, env: Env) {
   // BACKUP_DIR: a backup a day, the newest BACKUP_KEEP kept (database/backup.server.ts).
   const backups = env.backupDir
@@ -209,7 +211,9 @@ function startWorkers(database: DatabaseHandle, root: string, env: Env) {
   );
   // Scheduled posts go public at their time on every instance, with no request.
   const publisher = startPublisher(database.db);
-  return { backups, delivery, publisher };
+  // Background work of every feature, the recurring purges included (docs/decisions/025-job-queue.md).
+  const jobs = startJobWorker(database.db);
+  return { backups, delivery, publisher, jobs };
 }
 
 /**

@@ -24,3 +24,4 @@ export {
   publishDuePosts,
   updatePost,
 } from "./write.server";
+export { POST_JOBS } from "./purge.server";

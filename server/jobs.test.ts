@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+
+import type { Database } from "../database/db.server";
+import { SITE_JOBS, startJobWorker } from "./jobs";
+
+describe("the job worker", () => {
+  it("refuses two handlers of one kind before it touches the database", () => {
+    const run = async () => {};
+    expect(() =>
+      startJobWorker({} as Database, [
+        { kind: "a", run },
+        { kind: "a", run },
+      ]),
+    ).toThrow("Two job handlers share a kind.");
+  });
+
+  it("runs the posts feature's recurring purges", () => {
+    expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
+      ["posts.purge-trash", true],
+      ["posts.prune-revisions", true],
+    ]);
+  });
+});

@@ -1,0 +1,107 @@
+import type { Database } from "../database/db.server";
+import { POST_JOBS } from "../app/features/posts/index.server";
+import {
+  claimJob,
+  ensureRecurringJobs,
+  JOB_POLL_MS,
+  runJob,
+  type JobHandler,
+} from "../app/lib/jobs.server";
+import { errorMessage, logEvent } from "../app/lib/log.server";
+
+/** Every kind of job the site runs, from the features that define them. */
+export const SITE_JOBS: readonly JobHandler[] = [...POST_JOBS];
+
+export type JobWorker = {
+  /** Look now (a job was just added). */
+  wake(): void;
+  /** The current look, if any: resolves once no job is due (tests). */
+  settled(): Promise<void>;
+  /** Stop looking; resolves once the job in flight, if any, has ended. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The job queue's worker (app/lib/jobs.server.ts), one per server process: it makes sure the
+ * recurring jobs exist, then runs due jobs one claim at a time, so a stopping worker holds no
+ * job it will not run. Any number of processes may run it against one PostgreSQL database:
+ * claims skip what another worker holds.
+ */
+export function startJobWorker(
+  db: Database,
+  handlers: readonly JobHandler[] = SITE_JOBS,
+): JobWorker {
+  const byKind = new Map(handlers.map((h) => [h.kind, h]));
+  if (byKind.size !== handlers.length) throw new Error("Two job handlers share a kind.");
+  const kinds = [...byKind.keys()];
+  let ensured = false;
+  let stopped = false;
+  let again = false;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const runDue = async () => {
+    if (!ensured) {
+      await ensureRecurringJobs(db, handlers);
+      ensured = true;
+    }
+    while (!stopped) {
+      const job = await claimJob(db, kinds);
+      if (!job) return;
+      const outcome = await runJob(db, byKind.get(job.kind)!, job);
+      const fields = { kind: job.kind, id: job.id, attempt: job.attempts };
+      if (!outcome.ok) {
+        logEvent("error", "job-failed", { ...fields, error: outcome.error, then: outcome.outcome });
+      } else if (!outcome.kept) {
+        // It ran past its lease: another worker may have run it too.
+        logEvent("warn", "job-lease-lost", fields);
+      } else {
+        logEvent("info", "job-done", { ...outcome.summary, ...fields });
+      }
+    }
+  };
+
+  const schedule = () => {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(look, JOB_POLL_MS);
+    timer.unref();
+  };
+
+  /** One look at a time; a look asked for during one runs right after it. */
+  function look() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        // The database away: logged, and the next poll tries again.
+        await runDue().catch((error: unknown) =>
+          logEvent("error", "jobs-unavailable", { error: errorMessage(error) }),
+        );
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+      schedule();
+    });
+  }
+
+  look();
+  return {
+    wake: () => {
+      clearTimeout(timer);
+      look();
+    },
+    settled: async () => {
+      while (running) await running;
+    },
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
