@@ -100,11 +100,14 @@ export class PostSaver {
     this.schedule(AUTOSAVE.idleMs);
   }
 
-  /** Writes the browser's copy at once (the page is going away, or a save failed). */
-  keepLocally() {
+  /**
+   * Writes the browser's copy at once (the page is going away, or a save failed); false when
+   * the browser refused it (storage full or disabled).
+   */
+  keepLocally(): boolean {
     clearTimeout(this.localTimer);
-    if (!this.unsaved) return;
-    writeLocalCopy({
+    if (!this.unsaved) return true;
+    return writeLocalCopy({
       postId: this.snapshot.postId,
       base: this.base,
       savedAt: Date.now(),
@@ -169,13 +172,15 @@ export class PostSaver {
         this.keepLocally();
         return this.set({ state: { kind: "refused", reason: answer.reason } });
       case "server":
-      case "network":
-        this.keepLocally();
-        this.set({ state: { kind: answer.kind === "network" ? "offline" : "retrying" } });
+      case "network": {
+        // "Kept in this browser" only when it is.
+        const kept = this.keepLocally();
+        this.set({ state: { kind: answer.kind === "network" && kept ? "offline" : "retrying" } });
         this.retries++;
         return this.schedule(
           Math.min(AUTOSAVE.retryMaxMs, AUTOSAVE.retryFirstMs * 2 ** (this.retries - 1)),
         );
+      }
     }
   }
 
