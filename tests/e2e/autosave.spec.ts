@@ -187,6 +187,10 @@ test.describe("autosave on an embedded database", () => {
     const visitor = () => fetch(`${server.base}/blog/${post.slug}`).then((r) => r.text());
     expect(await visitor()).toContain("What visitors read.");
     await page.goto(`/blog/${post.id}/edit`);
+    // Opening the editor saves nothing.
+    await page.waitForTimeout(4_000);
+    await expect(status(page)).toHaveText("");
+    await expect(page.getByText("Unpublished changes.")).toHaveCount(0);
     await typeAtEnd(page, " A sentence not ready yet.");
     await expect(status(page)).toHaveText(/^Saved at/, { timeout: 10_000 });
     await expect(page.getByText("Unpublished changes.")).toBeVisible();

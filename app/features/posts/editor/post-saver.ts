@@ -232,6 +232,8 @@ export class PostSaver {
       this.keepLocally();
     }
     this.held = false;
+    // What the failed save carried is still to be saved: autosave takes it up again.
+    if (answer.kind !== "ok" && this.unsaved) this.schedule(AUTOSAVE.idleMs);
     return answer;
   }
 
