@@ -4,8 +4,8 @@ import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import {
   readPostWrite,
-  deletePost,
   SlugTakenError,
+  trashPost,
   updatePost,
 } from "~/features/posts/index.server";
 import { PUBLISH_TEXT } from "~/features/posts";
@@ -16,8 +16,8 @@ const notFound = () => data({ ok: false, error: "No such post." }, { status: 404
 
 /**
  * PUT /api/posts/{id} updates a post (and its state: draft, published, scheduled), DELETE
- * removes it (owner only). A PUT answers the post's slug; 409 when the slug asked for is
- * another post's.
+ * moves it to the trash, whence the owner may restore it (owner only). A PUT answers the post's
+ * slug; 409 when the slug asked for is another post's.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") {
@@ -30,7 +30,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (id === null) return notFound();
   const { db } = context.get(appContext);
   if (request.method === "DELETE") {
-    return (await deletePost(db, id)) ? { ok: true, id } : notFound();
+    return (await trashPost(db, id)) ? { ok: true, id } : notFound();
   }
   const write = await readPostWrite(request);
   if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });

@@ -13,10 +13,10 @@ export {
   listTags,
 } from "./read.server";
 export { readPostView } from "./reader/post-view.server";
+export { countTrash, findTrashed, listTrash, trashPost } from "./trash.server";
 export {
   SlugTakenError,
   createPost,
-  deletePost,
   nextScheduledIn,
   publishDuePosts,
   updatePost,

@@ -1,4 +1,7 @@
-/** Writing posts: create, update, delete, and publishing scheduled posts when they are due. */
+/**
+ * Writing posts: create, update, and publishing scheduled posts when they are due (deleting is
+ * the trash's: ./trash.server.ts).
+ */
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
@@ -144,14 +147,6 @@ export async function updatePost(
       return row;
     }),
   );
-}
-
-export async function deletePost(db: Database, id: number): Promise<boolean> {
-  const rows = await db
-    .delete(blogPosts)
-    .where(eq(blogPosts.id, id))
-    .returning({ id: blogPosts.id });
-  return rows.length > 0;
 }
 
 /**
