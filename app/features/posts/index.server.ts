@@ -13,6 +13,7 @@ export {
   listTags,
 } from "./read.server";
 export { readPostView } from "./reader/post-view.server";
+export { answerTrashForm } from "./trash-action.server";
 export { countTrash, findTrashed, listTrash, trashPost } from "./trash.server";
 export {
   SlugTakenError,
