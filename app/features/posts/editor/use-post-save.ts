@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 
 import { postPath, type PublishState } from "../publishing";
 import { EDITOR_TEXT } from "../rules";
+import { trashedNoticePath } from "../trash";
 import { postRequestOf, type PostDraft } from "./post-draft";
 
 /**
@@ -57,7 +58,8 @@ export function usePostSave(postId: number | undefined) {
     try {
       const response = await fetch(`/api/posts/${postId}`, { method: "DELETE" });
       if (!response.ok) throw new Error(String(response.status));
-      navigate("/blog");
+      // The post is in the trash: the owner's list says so, and offers it back.
+      navigate(trashedNoticePath(postId));
     } catch (error) {
       console.error("Error deleting the post.", error);
       setSaving(false);
