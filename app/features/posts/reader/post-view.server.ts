@@ -14,7 +14,10 @@ export type PostViewRead =
   | { movedTo: string }
   /** The segment named a public post that is now in the trash: 410 Gone, not a redirect. */
   | { gone: true }
-  /** No post has or had the segment, or it is not public and the reader is not the owner. */
+  /**
+   * No post has or had the segment (a trashed draft or scheduled post neither), or it is not
+   * public and the reader is not the owner.
+   */
   | null;
 
 /**
@@ -27,9 +30,8 @@ export async function readPostView(
   ownerReads: () => Promise<boolean>,
 ): Promise<PostViewRead> {
   const found = await findPostByPath(db, segment);
-  const visible = found !== null && (found.post.status === "published" || (await ownerReads()));
   if (!found) return (await wasPublicBeforeTrash(db, segment)) ? { gone: true } : null;
-  if (!visible) return null;
+  if (found.post.status !== "published" && !(await ownerReads())) return null;
   if (found.moved) return { movedTo: postPath(found.post.slug) };
   const { post } = found;
   // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table,
