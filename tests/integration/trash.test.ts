@@ -502,11 +502,12 @@ describe("the trash's pages and the post's URL", () => {
       status: 400,
       value: { ok: false, message: "That request could not be read." },
     };
-    for (const fields of [
+    const refused: Record<string, string>[] = [
       { intent: "purge", id: String(live.id) },
       { intent: "delete", id: "x" },
       {},
-    ]) {
+    ];
+    for (const fields of refused) {
       expect(await post(fields)).toEqual(unreadable);
     }
     expect(await getPost(db, live.id)).not.toBeNull();
