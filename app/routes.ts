@@ -40,6 +40,7 @@ export default [
     route("resume", "routes/admin.profile.resume.tsx"),
   ]),
   route("admin/posts", "routes/admin.posts.tsx"),
+  route("admin/posts/trash", "routes/admin.posts.trash.tsx"),
   route("api/contact", "routes/api.contact.ts"),
   route("api/messages/:id/retry", "routes/api.message-retry.ts"),
   route("api/posts", "routes/api.posts.ts"),

@@ -1,22 +1,28 @@
 import { appContext } from "~/context";
+import { parseSerialId } from "~/lib/ids";
 import { readBlogQuery } from "~/lib/pagination";
-import { OwnerPostList } from "~/features/posts";
+import { OWNER_PAGE_SIZE, OwnerPostList } from "~/features/posts";
 import { pageMeta, siteOf } from "~/features/site";
-import { listOwnerPosts } from "~/features/posts/index.server";
+import { countTrash, findTrashed, listOwnerPosts } from "~/features/posts/index.server";
 
 import type { Route } from "./+types/admin.posts";
 
-/** Posts per page of the owner's list. */
-export const OWNER_PAGE_SIZE = 20;
-
-/** `/admin/posts`: every post, drafts and scheduled ones included, newest first. */
+/**
+ * `/admin/posts`: every post, drafts and scheduled ones included, newest first, and how many are
+ * in the trash. `?trashed={id}` (where the editor's Delete lands) names the post just deleted,
+ * for the notice that offers it back while it is still in the trash.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const page = readBlogQuery(new URL(request.url).searchParams).page ?? 1;
-  const result = await listOwnerPosts(context.get(appContext).db, {
-    page,
-    pageSize: OWNER_PAGE_SIZE,
-  });
-  return { page, ...result };
+  const { db } = context.get(appContext);
+  const params = new URL(request.url).searchParams;
+  const page = readBlogQuery(params).page ?? 1;
+  const trashedId = parseSerialId(params.get("trashed") ?? undefined);
+  const [result, trashCount, trashed] = await Promise.all([
+    listOwnerPosts(db, { page, pageSize: OWNER_PAGE_SIZE }),
+    countTrash(db),
+    trashedId === null ? null : findTrashed(db, trashedId),
+  ]);
+  return { page, ...result, trashCount, trashed };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -32,6 +38,5 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function OwnerPosts({ loaderData }: Route.ComponentProps) {
-  const { posts, page, pageCount, total } = loaderData;
-  return <OwnerPostList posts={posts} page={page} pageCount={pageCount} total={total} />;
+  return <OwnerPostList {...loaderData} />;
 }

@@ -5,9 +5,9 @@ import { parseSerialId } from "~/lib/ids";
 import { deviceTokenOf } from "~/features/owner/index.server";
 import {
   readPostWrite,
-  deletePost,
   refusedSave,
   revisionSourceOf,
+  trashPost,
   updatePost,
 } from "~/features/posts/index.server";
 
@@ -17,8 +17,9 @@ const notFound = () => data({ ok: false, error: "No such post." }, { status: 404
 
 /**
  * PUT /api/posts/{id} updates a post (and its state: draft, published, scheduled), DELETE
- * removes it (owner only). A PUT answers the post's slug and new revision; 409 when the slug
- * asked for is another post's, or when the post changed since the revision the edit began from.
+ * moves it to the trash, whence the owner may restore it (owner only). A PUT answers the post's
+ * slug and new revision; 409 when the slug asked for is another post's, or when the post changed
+ * since the revision the edit began from.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") {
@@ -31,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (id === null) return notFound();
   const { db } = context.get(appContext);
   if (request.method === "DELETE") {
-    return (await deletePost(db, id)) ? { ok: true, id } : notFound();
+    return (await trashPost(db, id)) ? { ok: true, id } : notFound();
   }
   const write = await readPostWrite(request);
   if (!write.ok) return data({ ok: false, error: write.error }, { status: write.status });

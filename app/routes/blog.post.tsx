@@ -13,6 +13,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   // Drafts and scheduled posts exist for the owner alone (whose pages no cache keeps).
   const read = await readPostView(db, params.slug, () => isOwner(request, context));
   if (read === null) return data({ post: null, related: [] }, { status: 404 });
+  // A public post the owner deleted (in the trash): 410 Gone, which no cache keeps, so a Restore
+  // shows at once.
+  if ("gone" in read) return data({ post: null, related: [] }, { status: 410 });
   // The post's id (the original URLs) and every slug it had move to its slug, for good.
   if ("movedTo" in read) throw redirect(read.movedTo, 301);
   return read;

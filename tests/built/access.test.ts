@@ -17,6 +17,7 @@ const OWNER_ONLY = new Set([
   "routes/blog.edit",
   "routes/admin.messages",
   "routes/admin.posts",
+  "routes/admin.posts.trash",
   "routes/admin.profile",
   "routes/admin.profile.photo",
   "routes/admin.profile.cv",

@@ -426,9 +426,12 @@ test("create, see it first, edit, see the change, delete: gone", async ({ page, 
   await expect(dialog).toBeHidden();
   await page.getByRole("button", { name: "Delete post" }).click();
   await dialog.getByRole("button", { name: "Delete" }).click();
-  await expect(page).toHaveURL(/\/blog$/);
+  // Delete moves it to the trash (tests/e2e/trash.spec.ts): off the owner's list, off the blog.
+  await expect(page).toHaveURL(new RegExp(`/admin/posts\\?trashed=${saved.id}$`));
+  await expect(page.getByTestId("owner-post-list")).not.toContainText("Edited post");
+  await page.goto("/blog");
   await expect(page.getByText("Edited post")).toHaveCount(0);
-  expect((await storedPosts(request)).some((p) => p.id === saved.id)).toBe(false);
+  expect((await storedPosts(request)).find((p) => p.id === saved.id)?.status).toBe("trashed");
 });
 
 test.describe("a post that cannot be loaded", () => {

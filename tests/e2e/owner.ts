@@ -19,7 +19,13 @@ export async function signInRequest(request: APIRequestContext) {
   if (response.status() !== 302) throw new Error(`sign-in answered ${response.status()}`);
 }
 
-export type StoredPost = { id: number; title: string; content: string; contentEn: string | null };
+export type StoredPost = {
+  id: number;
+  title: string;
+  content: string;
+  contentEn: string | null;
+  status: string;
+};
 
 export async function storedPosts(request: APIRequestContext): Promise<StoredPost[]> {
   return ((await (await request.get("/__test/posts")).json()) as { posts: StoredPost[] }).posts;

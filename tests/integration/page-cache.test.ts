@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { CacheTag } from "../../app/lib/cache-tags";
 import { SEED_PROFILE } from "../../app/features/site/site.server";
+import { deleteForever, restorePost, trashPost } from "../../app/features/posts/trash.server";
 import {
   createPost,
-  deletePost,
   publishDuePosts,
   updatePost,
   type PostWriteInput,
@@ -87,7 +87,7 @@ for (const driver of drivers) {
       expect(cached(cache, pages)).toEqual(["/"]);
     });
 
-    it("editing or deleting a post drops the post pages and the lists", async () => {
+    it("editing or trashing a post drops the post pages and the lists", async () => {
       const [a, b] = [await createPost(database.db, post), await createPost(database.db, post)];
       await link.barrier();
       await warm(cache, [
@@ -101,9 +101,30 @@ for (const driver of drivers) {
       await link.barrier();
       expect(cached(cache, ["/", "/blog", `/blog/${a.slug}`, `/blog/${b.slug}`])).toEqual(["/"]);
       await warm(cache, ["/blog", `/blog/${b.slug}`]);
-      await deletePost(database.db, a.id);
+      await trashPost(database.db, a.id);
       await link.barrier();
       expect(cached(cache, ["/blog", `/blog/${b.slug}`])).toEqual([]);
+    });
+
+    it("the trash drops pages when a public post leaves or comes back, never for a draft", async () => {
+      const pages = ["/blog", "/rss.xml", "/sitemap.xml", "/blog/tags"];
+      const published = await createPost(database.db, post);
+      const draft = await createPost(database.db, { ...post, publish: { mode: "draft" } });
+      await link.barrier();
+      const dropsAll = async (write: () => Promise<unknown>) => {
+        await warm(cache, [...pages, `/blog/${published.slug}`]);
+        await write();
+        await link.barrier();
+        return cached(cache, [...pages, `/blog/${published.slug}`]);
+      };
+      expect(await dropsAll(() => trashPost(database.db, published.id))).toEqual([]);
+      expect(await dropsAll(() => restorePost(database.db, published.id))).toEqual([]);
+      // A draft was never shown: trashing, restoring or deleting it forever drops nothing.
+      const untouched = [...pages, `/blog/${published.slug}`];
+      expect(await dropsAll(() => trashPost(database.db, draft.id))).toEqual(untouched);
+      expect(await dropsAll(() => restorePost(database.db, draft.id))).toEqual(untouched);
+      await trashPost(database.db, draft.id);
+      expect(await dropsAll(() => deleteForever(database.db, draft.id))).toEqual(untouched);
     });
 
     it("a scheduled post going public drops the lists, feeds and sitemap at that moment", async () => {

@@ -16,10 +16,11 @@ export {
   listTags,
 } from "./read.server";
 export { readPostView } from "./reader/post-view.server";
+export { answerTrashForm } from "./trash-action.server";
+export { countTrash, findTrashed, listTrash, trashPost } from "./trash.server";
 export {
   SlugTakenError,
   createPost,
-  deletePost,
   nextScheduledIn,
   publishDuePosts,
   updatePost,

@@ -5,7 +5,13 @@ import { formatDateTime, formatLongDate } from "~/lib/format";
 import { Pagination } from "~/ui/pagination";
 
 import { NewPostLink } from "./new-post-link";
+import { PostListsNav } from "./post-lists-nav";
 import { postPath, PUBLISH_TEXT, type PublishState } from "./publishing";
+import { OWNER_POSTS_PATH } from "./trash";
+import { TrashedNotice } from "./trash-notice";
+
+/** Posts per page of the owner's lists (the posts and the trash). */
+export const OWNER_PAGE_SIZE = 20;
 
 /** A post in the owner's list. */
 export type OwnerPostRow = {
@@ -23,17 +29,24 @@ const stateStyle: Record<PublishState, string> = {
   published: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
 };
 
-/** `/admin/posts`: every post whatever its state, with its state, date and an Edit link. */
+/**
+ * `/admin/posts`: every post whatever its state (the trash aside), with its state, date and an
+ * Edit link; `trashed` is the post just deleted in the editor, offered back by a notice.
+ */
 export function OwnerPostList({
   posts,
   page,
   pageCount,
   total,
+  trashCount,
+  trashed,
 }: {
   posts: OwnerPostRow[];
   page: number;
   pageCount: number;
   total: number;
+  trashCount: number;
+  trashed: { id: number; title: string } | null;
 }) {
   return (
     <div className="py-12">
@@ -41,7 +54,9 @@ export function OwnerPostList({
         <h1 className="text-3xl font-bold text-slate-900 dark:text-white">Posts</h1>
         <NewPostLink />
       </div>
-      <p className="mt-2 text-slate-600 dark:text-slate-400">
+      <PostListsNav current="posts" trashCount={trashCount} />
+      <TrashedNotice trashed={trashed} />
+      <p className="mt-4 text-slate-600 dark:text-slate-400">
         {total === 1 ? "1 post" : `${total} posts`}. Drafts and scheduled posts are seen by you
         alone.
       </p>
@@ -84,7 +99,7 @@ export function OwnerPostList({
           ))}
         </ul>
       )}
-      <Pagination page={page} pageCount={pageCount} path="/admin/posts" />
+      <Pagination page={page} pageCount={pageCount} path={OWNER_POSTS_PATH} />
     </div>
   );
 }

@@ -145,6 +145,20 @@ export async function getPost(db: Database, id: number): Promise<Post | null> {
 }
 
 /**
+ * What `/blog/{segment}` can name: a post by its id (the original URLs), or by a slug it has or
+ * had. Slugs are lower case: `/blog/Migracion-Rapida` names `migracion-rapida`. Null for what can
+ * be neither (blog_posts_slug_format): the database need not be asked.
+ */
+export function postKeyOf(segment: string): { id: number } | { slug: string } | null {
+  if (/^\d+$/.test(segment)) {
+    const id = parseSerialId(segment);
+    return id === null ? null : { id };
+  }
+  const slug = segment.toLowerCase();
+  return SLUG_FORMAT.test(slug) ? { slug } : null;
+}
+
+/**
  * The post `/blog/{segment}` names, whatever its state but trashed, and whether the reader must be sent on
  * to its current slug (the segment is the post's id, the original URL, or one of its old
  * slugs). Null when no post has or had it.
@@ -153,15 +167,13 @@ export async function findPostByPath(
   db: Database,
   segment: string,
 ): Promise<{ post: Post; moved: boolean } | null> {
-  if (/^\d+$/.test(segment)) {
-    const id = parseSerialId(segment);
-    const post = id === null ? null : await getPost(db, id);
+  const key = postKeyOf(segment);
+  if (key === null) return null;
+  if ("id" in key) {
+    const post = await getPost(db, key.id);
     return post ? { post, moved: true } : null;
   }
-  // Slugs are lower case: `/blog/Migracion-Rapida` moves to `/blog/migracion-rapida`. Nothing
-  // else can be a slug (blog_posts_slug_format); the database is not asked.
-  const slug = segment.toLowerCase();
-  if (!SLUG_FORMAT.test(slug)) return null;
+  const { slug } = key;
   const [post] = await db
     .select(fullPost)
     .from(postSlugs)

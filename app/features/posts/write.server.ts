@@ -1,4 +1,7 @@
-/** Writing posts: create, update, delete, and publishing scheduled posts when they are due. */
+/**
+ * Writing posts: create, update, and publishing scheduled posts when they are due (deleting is
+ * the trash's: ./trash.server.ts).
+ */
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";

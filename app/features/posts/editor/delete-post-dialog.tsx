@@ -1,8 +1,12 @@
 import type { RefObject } from "react";
 
+import { TRASH_TEXT } from "../trash";
 import { secondaryClass } from "./styles";
 
-/** Asks before a post is deleted; opened by the editor's "Delete post" button through `dialog`. */
+/**
+ * Asks before a post is deleted, which moves it to the trash; opened by the editor's "Delete
+ * post" button through `dialog`.
+ */
 export function DeletePostDialog({
   dialog,
   title,
@@ -21,10 +25,10 @@ export function DeletePostDialog({
       <h2 id="delete-heading" className="text-lg font-semibold">
         Delete this post?
       </h2>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">“{title}” will be gone for good.</p>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">{TRASH_TEXT.moveAsk(title)}</p>
       <div className="mt-6 flex justify-end gap-3">
         <button type="button" className={secondaryClass} onClick={() => dialog.current?.close()}>
-          Keep it
+          {TRASH_TEXT.keep}
         </button>
         <button
           type="button"

@@ -3,6 +3,7 @@ import { useNavigate, useRevalidator } from "react-router";
 
 import { postPath, type PublishState } from "../publishing";
 import { EDITOR_TEXT } from "../rules";
+import { trashedNoticePath } from "../trash";
 import { postRequestOf, type EditablePost, type PostDraft } from "./post-draft";
 import { PostSaver } from "./post-saver";
 
@@ -105,7 +106,8 @@ export function usePostSave({
     try {
       const response = await fetch(`/api/posts/${post.id}`, { method: "DELETE" });
       if (!response.ok) throw new Error(String(response.status));
-      navigate("/blog");
+      // The post is in the trash: the owner's list says so, and offers it back.
+      navigate(trashedNoticePath(post.id));
     } catch (error) {
       console.error("Error deleting the post.", error);
       setSaving(false);

@@ -5,13 +5,19 @@ import { postPath } from "../publishing";
 import { findPostByPath, relatedPosts } from "../read.server";
 import { renderPostHtml } from "../render.server";
 import { loadPostSanitizer } from "../sanitize.server";
+import { wasPublicBeforeTrash } from "../trash.server";
 import type { PostView, RelatedPost } from "./post-view";
 
 export type PostViewRead =
   | { post: PostView; related: RelatedPost[] }
   /** The segment is the post's id or an old slug: the reader goes on to this path. */
   | { movedTo: string }
-  /** No post has or had the segment, or it is not public and the reader is not the owner. */
+  /** The segment named a public post that is now in the trash: 410 Gone, not a redirect. */
+  | { gone: true }
+  /**
+   * No post has or had the segment (a trashed draft or scheduled post neither), or it is not
+   * public and the reader is not the owner.
+   */
   | null;
 
 /**
@@ -24,8 +30,8 @@ export async function readPostView(
   ownerReads: () => Promise<boolean>,
 ): Promise<PostViewRead> {
   const found = await findPostByPath(db, segment);
-  const visible = found !== null && (found.post.status === "published" || (await ownerReads()));
-  if (!found || !visible) return null;
+  if (!found) return (await wasPublicBeforeTrash(db, segment)) ? { gone: true } : null;
+  if (found.post.status !== "published" && !(await ownerReads())) return null;
   if (found.moved) return { movedTo: postPath(found.post.slug) };
   const { post } = found;
   // Stored HTML was cleaned when saved; it is cleaned again here, whatever reached the table,
