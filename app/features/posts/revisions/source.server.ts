@@ -1,10 +1,10 @@
 /** Where a save comes from, so an edit conflict can say where the other edit was made. */
 import { createHash } from "node:crypto";
 
+import { EDITOR_WINDOW_HEADER } from "./rules";
 import type { RevisionSource } from "./store.server";
 
-/** The header the editor names its window with (a random id per opened editor). */
-export const EDITOR_WINDOW_HEADER = "x-editor-window";
+export { EDITOR_WINDOW_HEADER };
 
 const WINDOW_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
