@@ -155,6 +155,9 @@ export const routePolicies = {
   "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.posts": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },
   "routes/api.post": { ...OWNER, actionMethods: ["PUT", "DELETE"], bodyLimit: POST_BODY_LIMIT },
+  "routes/api.post-revisions": OWNER,
+  "routes/api.post-revision": OWNER,
+  "routes/api.post-revision-restore": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.images": {
     ...OWNER,
     actionMethods: ["POST"],

@@ -14,6 +14,16 @@ export {
 } from "./read.server";
 export { readPostView } from "./reader/post-view.server";
 export {
+  postHistory,
+  readRestoreRequest,
+  restoreAnswerOf,
+  restoreConflictOf,
+  revisionView,
+} from "./revisions/history.server";
+export { restoreRevision } from "./revisions/restore.server";
+export { revisionSourceOf } from "./revisions/source.server";
+export {
+  EditConflictError,
   SlugTakenError,
   createPost,
   deletePost,
