@@ -6,16 +6,23 @@ import { appContext } from "~/context";
 import { parseSerialId } from "~/lib/ids";
 import { EDITOR_TEXT } from "~/features/posts";
 import { pageMeta, siteOf } from "~/features/site";
-import { editablePostOf, warmHighlighter, getPost } from "~/features/posts/index.server";
+import {
+  editablePostOf,
+  getPost,
+  headRevision,
+  warmHighlighter,
+} from "~/features/posts/index.server";
 
 import type { Route } from "./+types/blog.edit";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   warmHighlighter();
   const id = parseSerialId(params.id);
-  const post = id === null ? null : await getPost(context.get(appContext).db, id);
+  const { db } = context.get(appContext);
+  const post = id === null ? null : await getPost(db, id);
   if (!post) return data({ post: null }, { status: 404 });
-  return { post: await editablePostOf(post) };
+  const head = await headRevision(db, post.id);
+  return { post: { ...(await editablePostOf(post)), revision: head?.id ?? null } };
 }
 
 export function meta({ matches, params, loaderData }: Route.MetaArgs) {

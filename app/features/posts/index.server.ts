@@ -21,6 +21,7 @@ export {
   revisionView,
 } from "./revisions/history.server";
 export { restoreRevision } from "./revisions/restore.server";
+export { headRevision } from "./revisions/store.server";
 export { revisionSourceOf } from "./revisions/source.server";
 export {
   EditConflictError,

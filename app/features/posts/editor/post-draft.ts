@@ -19,6 +19,8 @@ export type EditablePost = {
   status: PublishState;
   /** ISO time it went (or goes) public; null for a draft never published. */
   publishedAt: string | null;
+  /** Its newest revision as opened, which the editor's writes start from (null: none yet). */
+  revision?: number | null;
 };
 
 /** The publishing choice of the form: a draft, public now (or kept public), or at a time. */

@@ -1,11 +1,12 @@
 import { ArrowLeft } from "lucide-react";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
 
 import { postPath } from "../publishing";
 import { imagesWithoutAlt } from "../rules";
 import { ContentField } from "./content-field";
 import { DeletePostDialog } from "./delete-post-dialog";
+import { draftOfRestored, HistoryPanel } from "./history-panel";
 import { type EditablePost, usePostDraft } from "./post-draft";
 import { PostFields } from "./post-fields";
 import { PublishingFields } from "./publishing-fields";
@@ -23,6 +24,10 @@ export function PostEditor({ post }: { post?: EditablePost }) {
   const { saving, problem, setProblem, save, remove } = usePostSave(post?.id);
   const dialog = useRef<HTMLDialogElement>(null);
   const editing = post !== undefined;
+  // The revision the editor holds, and the text its editor was last loaded with (a restore
+  // loads another: the editor is made anew with it).
+  const [head, setHead] = useState(post?.revision ?? null);
+  const [loaded, setLoaded] = useState({ html: post?.content ?? "", times: 0 });
 
   return (
     <div className="mx-auto max-w-4xl py-10">
@@ -46,6 +51,17 @@ export function PostEditor({ post }: { post?: EditablePost }) {
       </h1>
 
       <div className="mt-6 space-y-6">
+        {editing ? (
+          <HistoryPanel
+            postId={post.id}
+            headRevision={head}
+            onRestored={(restored) => {
+              setHead(restored.revision);
+              update(draftOfRestored(restored));
+              setLoaded((now) => ({ html: restored.fields.content, times: now.times + 1 }));
+            }}
+          />
+        ) : null}
         <PostFields draft={draft} editing={editing} update={update} />
         <PublishingFields
           visibility={draft.visibility}
@@ -56,7 +72,8 @@ export function PostEditor({ post }: { post?: EditablePost }) {
           onPublishAt={(publishAt) => update({ publishAt })}
         />
         <ContentField
-          initialHtml={post?.content ?? ""}
+          key={loaded.times}
+          initialHtml={loaded.html}
           onChange={(html, empty) => {
             update({ html, empty });
             if (problem && imagesWithoutAlt(html) === 0) setProblem(null);

@@ -41,8 +41,9 @@ export const HISTORY_TEXT = {
   loadFailed: "The history could not load. Please try again.",
   empty: "No saved versions yet.",
   versions: "Saved versions, newest first",
-  current: "Current",
-  pending: "Unpublished changes",
+  /** After a version's kind: the post's newest, and one its row does not hold yet. */
+  current: "current",
+  pending: "unpublished changes",
   choose: "Choose a version to compare it with the current one.",
   loadingVersion: "Loading this version...",
   caption:
