@@ -19,6 +19,7 @@ const servers = {
   writing: { port: PORT_BASE + 6, seed: "false" },
   publishing: { port: PORT_BASE + 7, seed: "false" },
   content: { port: PORT_BASE + 8, seed: "false" },
+  history: { port: PORT_BASE + 9, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -60,6 +61,7 @@ export default defineConfig({
         /writing\.spec/,
         /publishing\.spec/,
         /content-pages\.spec/,
+        /history\.spec/,
       ],
       use: { baseURL: base(servers.site.port) },
     },
@@ -74,6 +76,7 @@ export default defineConfig({
       testMatch: /content-pages\.spec/,
       use: { baseURL: base(servers.content.port) },
     },
+    { name: "history", testMatch: /history\.spec/, use: { baseURL: base(servers.history.port) } },
     {
       name: "publishing",
       testMatch: /publishing\.spec/,
