@@ -20,6 +20,7 @@ const servers = {
   publishing: { port: PORT_BASE + 7, seed: "false" },
   content: { port: PORT_BASE + 8, seed: "false" },
   trash: { port: PORT_BASE + 9, seed: "false" },
+  history: { port: PORT_BASE + 10, seed: "false" },
 } as const;
 
 /** Every server's owner password (tests/e2e/owner.ts signs in with it). */
@@ -62,6 +63,7 @@ export default defineConfig({
         /publishing\.spec/,
         /content-pages\.spec/,
         /trash\.spec/,
+        /history\.spec/,
       ],
       use: { baseURL: base(servers.site.port) },
     },
@@ -77,6 +79,7 @@ export default defineConfig({
       use: { baseURL: base(servers.content.port) },
     },
     { name: "trash", testMatch: /trash\.spec/, use: { baseURL: base(servers.trash.port) } },
+    { name: "history", testMatch: /history\.spec/, use: { baseURL: base(servers.history.port) } },
     {
       name: "publishing",
       testMatch: /publishing\.spec/,

@@ -158,6 +158,9 @@ export const routePolicies = {
   "routes/api.post": { ...OWNER, actionMethods: ["PUT", "DELETE"], bodyLimit: POST_BODY_LIMIT },
   "routes/api.post-autosave": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },
   "routes/api.post-discard": { ...OWNER, actionMethods: ["POST"], bodyLimit: BODY_LIMITS.form },
+  "routes/api.post-revisions": OWNER,
+  "routes/api.post-revision": OWNER,
+  "routes/api.post-revision-restore": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.images": {
     ...OWNER,
     actionMethods: ["POST"],

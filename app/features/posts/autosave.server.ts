@@ -3,14 +3,13 @@
  * row follows it (nobody else sees a draft); a published or scheduled post's does not: its
  * autosaves wait as unpublished changes until Update Post, or until Discard changes.
  */
-import { eq, sql } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { blogPosts, type PostStatus, type StoredPublishChoice } from "../../../database/schema";
-import { readTags } from "./publishing";
+import { applyToDraft } from "./draft-row.server";
 import { recordRevision, type RevisionFields, type RevisionSource } from "./revisions/store.server";
 import type { AutosaveInput } from "./schema";
-import { checkBase, lockPost, writeTags, type LockedPost } from "./write.server";
+import { checkBase, lockPost, type LockedPost } from "./write.server";
 
 export type Autosaved = {
   id: number;
@@ -45,7 +44,6 @@ export async function autosavePost(
   source: RevisionSource,
 ): Promise<Autosaved | null> {
   const fields = fieldsOf(input);
-  const tags = readTags(input.tags);
   return db.transaction(async (tx) => {
     let post: LockedPost | null;
     if (id === null) {
@@ -60,14 +58,7 @@ export async function autosavePost(
       await checkBase(tx, post, input.baseRevision);
     }
     const applied = post!.status === "draft";
-    if (applied) {
-      await tx
-        .update(blogPosts)
-        .set({ ...rowFields(fields), updatedAt: new Date() })
-        .where(eq(blogPosts.id, post!.id));
-      if ("tags" in tags) await writeTags(tx, post!.id, tags.tags);
-      if (post!.publishedAt === null && fields.slug === "") await followTitle(tx, post!.id);
-    }
+    if (applied) await applyToDraft(tx, post!, fields);
     const head = await recordRevision(tx, post!.id, { kind: "auto", applied, fields, source });
     return {
       id: post!.id,
@@ -84,22 +75,6 @@ const rowFields = (fields: RevisionFields) => ({
   description: fields.description,
   content: fields.content,
 });
-
-/**
- * A draft never published takes its URL from its title as the title is typed: no one has seen
- * the URLs it had, so they are let go rather than kept as redirects.
- */
-async function followTitle(tx: Database, id: number) {
-  await tx.execute(sql`
-    with wanted as (select blog_slug_of(title) as base, slug from blog_posts where id = ${id})
-    delete from post_slugs
-    where post_id = ${id}
-      and not exists (
-        select 1 from wanted where slug = base or slug ~ ('^' || base || '-[0-9]+$'))`);
-  await tx.execute(sql`
-    update blog_posts set slug = blog_free_slug(blog_slug_of(title))
-    where id = ${id} and not exists (select 1 from post_slugs where post_id = ${id})`);
-}
 
 /**
  * Discard changes: the post's head becomes its row again, as a new revision (kind "restored"),

@@ -19,6 +19,16 @@ export { readPostView } from "./reader/post-view.server";
 export { answerTrashForm } from "./trash-action.server";
 export { countTrash, findTrashed, listTrash, trashPost } from "./trash.server";
 export {
+  postHistory,
+  readRestoreRequest,
+  restoreAnswerOf,
+  restoreConflictOf,
+  revisionView,
+} from "./revisions/history.server";
+export { restoreRevision } from "./revisions/restore.server";
+export { headRevision } from "./revisions/store.server";
+export {
+  EditConflictError,
   SlugTakenError,
   createPost,
   nextScheduledIn,

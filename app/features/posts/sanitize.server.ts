@@ -192,8 +192,26 @@ function unwrapBareSpans(html: string): string {
   });
 }
 
+/**
+ * The History panel's diff (./revisions/render-diff.server.ts) reads each version through
+ * `DIFF_INPUT`: the editor's formats, with struck text (`del`, `strike`) written as `s`, so that
+ * the only `del` in a diff is the diff's own. The diff it makes is cut by `DIFF_OUTPUT` to the
+ * same formats plus its marks: `ins`, `del`, and the visually hidden `span` naming each mark.
+ */
+const DIFF_INPUT: sanitizeHtml.IOptions = {
+  ...WRITE,
+  transformTags: { ...WRITE.transformTags, del: "s", strike: "s" },
+};
+const DIFF_OUTPUT: sanitizeHtml.IOptions = {
+  ...WRITE,
+  allowedTags: [...(WRITE.allowedTags as string[]), "ins", "span"],
+  allowedAttributes: { ...WRITE.allowedAttributes, span: ["class"] },
+  allowedClasses: { ...WRITE.allowedClasses, span: ["sr-only"] },
+};
+
 type Sanitize = (html: string) => string;
-let sanitizers: Promise<{ write: Sanitize; stored: Sanitize }> | undefined;
+type Sanitizers = { write: Sanitize; stored: Sanitize; diffInput: Sanitize; diffOutput: Sanitize };
+let sanitizers: Promise<Sanitizers> | undefined;
 
 /**
  * Both sanitizers, loaded on first use: sanitize-html brings postcss with it (about 140 ms of
@@ -203,6 +221,8 @@ function loadSanitizers() {
   sanitizers ??= import("sanitize-html").then(({ default: sanitizeHtml }) => ({
     write: (html: string) => sanitizeHtml(html, WRITE),
     stored: (html: string) => unwrapBareSpans(sanitizeHtml(html, STORED)),
+    diffInput: (html: string) => sanitizeHtml(html, DIFF_INPUT),
+    diffOutput: (html: string) => sanitizeHtml(html, DIFF_OUTPUT),
   }));
   return sanitizers;
 }
@@ -212,3 +232,9 @@ export const loadPostSanitizer = async (): Promise<Sanitize> => (await loadSanit
 
 /** The sanitizer for post HTML as sent, before it is highlighted and stored. */
 export const loadWriteSanitizer = async (): Promise<Sanitize> => (await loadSanitizers()).write;
+
+/** The sanitizers of the History panel's diff: for each version it reads, and for the diff. */
+export const loadDiffSanitizers = async (): Promise<{ input: Sanitize; output: Sanitize }> => {
+  const { diffInput, diffOutput } = await loadSanitizers();
+  return { input: diffInput, output: diffOutput };
+};

@@ -7,6 +7,7 @@ import { imagesWithoutAlt } from "../rules";
 import { ContentField } from "./content-field";
 import { DeletePostDialog } from "./delete-post-dialog";
 import { ConflictPanel } from "./conflict-panel";
+import { draftOfRestored, HistoryPanel } from "./history-panel";
 import { dropLocalCopy, readLocalCopy, sameDraft, type LocalCopy } from "./local-copy";
 import { openedDraftOf, usePostDraft, type EditablePost, type PostDraft } from "./post-draft";
 import { RestoreOffer } from "./restore-offer";
@@ -79,6 +80,8 @@ function EditorBody({ post, copy }: { post?: EditablePost; copy?: LocalCopy }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const editing = post !== undefined;
   const { state } = snapshot;
+  // A restore loads other text: the editor is made anew with it.
+  const [loads, setLoads] = useState(0);
 
   return (
     <>
@@ -123,6 +126,17 @@ function EditorBody({ post, copy }: { post?: EditablePost; copy?: LocalCopy }) {
       </h1>
 
       <div className="mt-6 space-y-6">
+        {snapshot.postId !== null ? (
+          <HistoryPanel
+            postId={snapshot.postId}
+            headRevision={snapshot.revision}
+            onRestored={(restored) => {
+              update(draftOfRestored(restored));
+              saver.restored(restored.revision, restored.applied);
+              setLoads((n) => n + 1);
+            }}
+          />
+        ) : null}
         <PostFields draft={draft} editing={editing} update={edit} />
         <PublishingFields
           visibility={draft.visibility}
@@ -133,6 +147,7 @@ function EditorBody({ post, copy }: { post?: EditablePost; copy?: LocalCopy }) {
           onPublishAt={(publishAt) => edit({ publishAt })}
         />
         <ContentField
+          key={loads}
           initialHtml={draft.html}
           onChange={(html, empty) => {
             edit({ html, empty });

@@ -5,7 +5,9 @@
  * and the revision every save starts from, so a save made elsewhere is never overwritten.
  */
 import type { EditConflict } from "../revisions/conflict";
+import { EDITOR_WINDOW_HEADER } from "../revisions/rules";
 import { AUTOSAVE } from "./autosave-rules";
+import { editorWindowId } from "./editor-window";
 import { dropLocalCopy, writeLocalCopy } from "./local-copy";
 import { publishChoiceOf, type PostDraft } from "./post-draft";
 
@@ -24,6 +26,8 @@ export type SaverSnapshot = {
   postId: number | null;
   /** Whether the server holds changes visitors do not see yet (a published post's autosaves). */
   pending: boolean;
+  /** The revision the next save starts from. */
+  revision: number | null;
 };
 
 type SaverOptions = {
@@ -32,7 +36,6 @@ type SaverOptions = {
   pending: boolean;
   /** Whether autosaves of this post wait as pending changes (it is published or scheduled). */
   public: boolean;
-  windowId: string;
   read: () => PostDraft;
   /** The first autosave of a new post created it. */
   onCreated?: (id: number) => void;
@@ -64,7 +67,12 @@ export class PostSaver {
 
   constructor(private readonly options: SaverOptions) {
     this.base = options.base;
-    this.snapshot = { state: { kind: "idle" }, postId: options.postId, pending: options.pending };
+    this.snapshot = {
+      state: { kind: "idle" },
+      postId: options.postId,
+      pending: options.pending,
+      revision: options.base,
+    };
   }
 
   subscribe = (listener: () => void) => {
@@ -187,6 +195,7 @@ export class PostSaver {
   /** The server has `sending`'s changes as `revision`; the browser's copy goes when nothing is newer. */
   private accept(revision: number, sending: number) {
     this.base = revision;
+    this.set({ revision });
     this.savedVersion = sending;
     if (!this.unsaved) {
       this.dirtySince = null;
@@ -247,11 +256,29 @@ export class PostSaver {
     if (state.kind !== "conflict") return null;
     this.base = state.conflict.revision;
     this.held = false;
-    this.set({ state: { kind: "idle" } });
+    this.set({ state: { kind: "idle" }, revision: this.base });
     if (state.manual) return "manual";
     this.version++;
     void this.autosave();
     return "auto";
+  }
+
+  /**
+   * A version from the History was restored as `revision`: the editor now holds it, as the
+   * server does (as unpublished changes, when not applied to a published post).
+   */
+  restored(revision: number, applied: boolean) {
+    clearTimeout(this.timer);
+    clearTimeout(this.localTimer);
+    this.base = revision;
+    this.savedVersion = this.version;
+    this.dirtySince = null;
+    dropLocalCopy(this.snapshot.postId);
+    this.set({
+      revision,
+      pending: this.snapshot.pending || (!applied && this.options.public),
+      state: { kind: "saved", at: new Date().toISOString() },
+    });
   }
 
   /** Take theirs: what this editor held is dropped (the page opens the post again). */
@@ -302,7 +329,7 @@ export class PostSaver {
     try {
       response = await fetch(url, {
         method,
-        headers: { "Content-Type": "application/json", "X-Editor-Window": this.options.windowId },
+        headers: { "Content-Type": "application/json", [EDITOR_WINDOW_HEADER]: editorWindowId() },
         body: JSON.stringify(body),
       });
     } catch {

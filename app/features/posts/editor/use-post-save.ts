@@ -7,12 +7,6 @@ import { trashedNoticePath } from "../trash";
 import { postRequestOf, type EditablePost, type PostDraft } from "./post-draft";
 import { PostSaver } from "./post-saver";
 
-/** A random id for this editor window, so a conflict can tell another window from this one. */
-const newWindowId = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
-
 /**
  * Saving and deleting a post through the JSON API with fetch, so a failed save leaves everything
  * typed in place; the texts are the original's alerts. Autosave runs underneath (PostSaver):
@@ -37,7 +31,6 @@ export function usePostSave({
         base: base === undefined ? (post?.revision ?? null) : base,
         pending: post?.pending ?? false,
         public: post !== undefined && post.status !== "draft",
-        windowId: newWindowId(),
         read,
         // The address becomes the new post's edit page, without a reload: the editor stays.
         onCreated: (id) =>

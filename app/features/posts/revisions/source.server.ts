@@ -2,10 +2,10 @@
 import { createHash } from "node:crypto";
 
 import type { ChangedWhere, EditConflict } from "./conflict";
+import { EDITOR_WINDOW_HEADER } from "./rules";
 import type { RevisionSource, RevisionSummary } from "./store.server";
 
-/** The header the editor names its window with (a random id per opened editor). */
-export const EDITOR_WINDOW_HEADER = "x-editor-window";
+export { EDITOR_WINDOW_HEADER };
 
 const WINDOW_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
