@@ -71,8 +71,9 @@ ALTER TABLE "blog_posts" ADD CONSTRAINT "blog_posts_trash_complete" CHECK (("blo
 ALTER TABLE "blog_posts" ADD CONSTRAINT "blog_posts_status_check" CHECK ("blog_posts"."status" IN ('draft', 'scheduled', 'published', 'trashed'));
 
 --> statement-breakpoint
--- A write tells the page caches only when a visitor could see it: a post public before or after
--- it. Autosaving a draft, or trashing one, drops no cached page.
+-- A write tells the page caches (and the publishers, which look again at every notice about
+-- posts: server/app.ts) only when a visitor could see it: a post public, or scheduled to be,
+-- before or after it. Autosaving a draft, or trashing one, drops no cached page.
 CREATE OR REPLACE FUNCTION page_cache_notify_posts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   ids text[];
@@ -83,14 +84,15 @@ BEGIN
   END IF;
   IF TG_OP = 'DELETE' THEN
     SELECT array_agg(id::text) INTO ids
-      FROM (SELECT id FROM old_rows WHERE status = 'published' LIMIT 51) AS changed;
+      FROM (SELECT id FROM old_rows WHERE status IN ('published', 'scheduled') LIMIT 51) AS changed;
   ELSIF TG_OP = 'INSERT' THEN
     SELECT array_agg(id::text) INTO ids
-      FROM (SELECT id FROM new_rows WHERE status = 'published' LIMIT 51) AS changed;
+      FROM (SELECT id FROM new_rows WHERE status IN ('published', 'scheduled') LIMIT 51) AS changed;
   ELSE
     SELECT array_agg(id::text) INTO ids
       FROM (SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
-            WHERE n.status = 'published' OR o.status = 'published' LIMIT 51) AS changed;
+            WHERE n.status IN ('published', 'scheduled') OR o.status IN ('published', 'scheduled')
+            LIMIT 51) AS changed;
   END IF;
   IF ids IS NULL THEN
     RETURN NULL;

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { CacheTag } from "../../app/lib/cache-tags";
 import { SEED_PROFILE } from "../../app/features/site/site.server";
+import { autosavePost } from "../../app/features/posts/autosave.server";
 import { deleteForever, restorePost, trashPost } from "../../app/features/posts/trash.server";
 import {
   createPost,
@@ -104,6 +105,31 @@ for (const driver of drivers) {
       await trashPost(database.db, a.id);
       await link.barrier();
       expect(cached(cache, ["/blog", `/blog/${b.slug}`])).toEqual([]);
+    });
+
+    it("autosaves drop no page: a draft's row is no one's to see, a published post's changes wait", async () => {
+      const source = { device: null, session: null, agent: null };
+      const live = await createPost(database.db, post);
+      const draft = await createPost(database.db, { ...post, publish: { mode: "draft" } });
+      await link.barrier();
+      const pages = ["/blog", "/rss.xml", "/sitemap.xml", `/blog/${live.slug}`];
+      await warm(cache, pages);
+      const typed = {
+        title: "Typed",
+        description: "",
+        content: "<p>Typed words.</p>",
+        slug: "",
+        tags: "",
+        publish: { mode: "now" as const },
+      };
+      await autosavePost(database.db, draft.id, { ...typed, baseRevision: draft.revision }, source);
+      await autosavePost(database.db, live.id, { ...typed, baseRevision: live.revision }, source);
+      await link.barrier();
+      expect(cached(cache, pages)).toEqual(pages);
+      // Update Post applies them: now the pages go.
+      await updatePost(database.db, live.id, { ...post, title: "Typed" });
+      await link.barrier();
+      expect(cached(cache, pages)).toEqual([]);
     });
 
     it("the trash drops pages when a public post leaves or comes back, never for a draft", async () => {
