@@ -4,7 +4,7 @@
 //
 // 1. Autosaving a published 20,000-word post (prose in paragraphs under headings, a few code
 //    blocks), each autosave changing a few words somewhere as typing does, against the same on a
-//    500-word post. POST /api/posts/{id}/autosave: sanitize and highlight the content, then in
+//    500-word post. POST /api/posts/{id}/autosave: sanitize the content (highlighting waits for a save), then in
 //    one transaction lock the post, check the base revision, count the words changed, diff the
 //    text against the post's base text and store the delta (the run's autosaves all come within
 //    10 minutes, so each replaces the last, as in an editing session). Through the built site

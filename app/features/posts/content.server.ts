@@ -64,8 +64,8 @@ async function readJsonBody(request: Request): Promise<{ ok: true; value: unknow
 }
 
 /**
- * Reads an autosave (autosaveSchema): the same size limits as a save, the content sanitized
- * and highlighted the same way, and nothing else refused that the owner may still be typing.
+ * Reads an autosave (autosaveSchema): the same size limits as a save, the content sanitized,
+ * and nothing else refused that the owner may still be typing.
  */
 export async function readAutosave(
   request: Request,
@@ -79,7 +79,9 @@ export async function readAutosave(
   if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
     return { ok: false, status: 413, error: CONTENT_TOO_LARGE };
   }
-  const clean = (await loadWriteSanitizer())(parsed.data.content);
-  const content = (await loadPostSanitizer())(await highlightCodeBlocks(clean));
+  // Sanitized as a save's is, but not highlighted: that waits for Save Post or Update Post (the
+  // editor and the History take the highlighter's tokens off anyway), so an autosave of a long
+  // post with code costs a few milliseconds, not tens.
+  const content = (await loadWriteSanitizer())(parsed.data.content);
   return { ok: true, value: { ...parsed.data, content } };
 }

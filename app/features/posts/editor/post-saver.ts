@@ -57,7 +57,10 @@ export class PostSaver {
   private base: number | null;
   private version = 0;
   private savedVersion = 0;
+  /** When the first change not yet sent was made: autosave waits at most maxWaitMs from it. */
   private dirtySince: number | null = null;
+  /** When the save under way was sent: changes after it are the next save's. */
+  private sentAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private localTimer: ReturnType<typeof setTimeout> | undefined;
   private inFlight: Promise<void> | null = null;
@@ -137,6 +140,7 @@ export class PostSaver {
     const draft = this.options.read();
     if (this.snapshot.postId === null && isBlank(draft)) return;
     const sending = this.version;
+    this.sentAt = Date.now();
     this.set({ state: { kind: "saving" } });
     const id = this.snapshot.postId ?? "new";
     this.inFlight = this.send(`/api/posts/${id}/autosave`, "POST", {
@@ -197,8 +201,10 @@ export class PostSaver {
     this.base = revision;
     this.set({ revision });
     this.savedVersion = sending;
+    // Changes typed while the save was under way are waiting since it was sent, not since the
+    // first change it carried: else every answer a keystroke overtook would send again at once.
+    this.dirtySince = this.unsaved ? this.sentAt : null;
     if (!this.unsaved) {
-      this.dirtySince = null;
       clearTimeout(this.localTimer);
       dropLocalCopy(this.snapshot.postId);
     }
@@ -218,6 +224,7 @@ export class PostSaver {
     clearTimeout(this.timer);
     await this.inFlight;
     const sending = this.version;
+    this.sentAt = Date.now();
     const draft = this.options.read();
     const id = this.snapshot.postId;
     const answer = await this.send(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { applyDelta, makeDelta } from "./delta";
+import { applyDelta, commonEnds, makeDelta } from "./delta";
 
 const words = (n: number, prefix = "w") =>
   Array.from({ length: n }, (_, i) => `${prefix}${(i * 7919) % 1000}`).join(" ");
@@ -37,5 +37,32 @@ describe("revision deltas", () => {
   it("refuse a delta that does not fit its base", () => {
     expect(() => applyDelta("short", [10])).toThrow(/does not fit/);
     expect(() => applyDelta("short", [2])).toThrow(/does not fit/);
+  });
+
+  it("give back the text exactly for random edits anywhere, the ends included", () => {
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ["<p>", "</p>", " ", "word", "añade", "<strong>b</strong>", "\n", "x", "🎉"];
+    let base = Array.from({ length: 400 }, () => pieces[random(pieces.length)]).join("");
+    for (let round = 0; round < 300; round++) {
+      const at = random(base.length + 1);
+      const cut = random(6);
+      const text =
+        base.slice(0, at) + pieces[random(pieces.length)]!.repeat(random(3)) + base.slice(at + cut);
+      const delta = makeDelta(base, text);
+      if (delta) expect(applyDelta(base, delta)).toBe(text);
+      base = text;
+    }
+  });
+
+  it("diff only between the texts' common start and end, at a word's edge", () => {
+    expect(commonEnds("<p>one two three</p>", "<p>one too three</p>")).toEqual({
+      start: 7,
+      end: 10,
+    });
+    expect(commonEnds("same", "same and more")).toEqual({ start: 0, end: 0 });
   });
 });

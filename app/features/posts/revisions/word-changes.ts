@@ -16,8 +16,16 @@ export const wordsOf = (html: string) =>
 
 /** Words added and removed from `before` to `after` (HTML), counted on the text as it reads. */
 export function wordChanges(before: string, after: string): WordChanges {
-  const a = wordsOf(before);
-  const b = wordsOf(after);
+  const all = { a: wordsOf(before), b: wordsOf(after) };
+  // Only the words between the common start and end are diffed.
+  let start = 0;
+  const most = Math.min(all.a.length, all.b.length);
+  while (start < most && all.a[start] === all.b[start]) start++;
+  let end = 0;
+  while (end < most - start && all.a[all.a.length - 1 - end] === all.b[all.b.length - 1 - end])
+    end++;
+  const a = all.a.slice(start, all.a.length - end);
+  const b = all.b.slice(start, all.b.length - end);
   const changes = diffArrays(a, b, { maxEditLength: MAX_EDITS, timeout: DIFF_TIMEOUT_MS });
   if (!changes) return tallyChanges(a, b);
   let added = 0;
