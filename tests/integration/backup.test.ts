@@ -16,6 +16,9 @@ import {
   restoreBackup,
   writeBackup,
 } from "../../database/backup.server";
+import { autosavePost } from "../../app/features/posts/autosave.server";
+import { trashPost } from "../../app/features/posts/trash.server";
+import { createPost, updatePost } from "../../app/features/posts/write.server";
 import { listEntries } from "../../app/features/profile/timeline/timeline.server";
 import { backupIfDue, backupsIn } from "../../server/backups";
 import { drivers, skipReason, type TestDatabase } from "./databases";
@@ -43,6 +46,49 @@ async function fill(database: TestDatabase) {
   await db.execute(sql`insert into education (degree, institution, "from", "to", "current", sort_key)
     select 'BSc', 'University ' || g, '2015-09', case when g = 1 then '2019-06' end, g = 2, g
     from generate_series(1, 2) g`);
+  // A draft with a history (two saves and an autosave), then deleted: the trash and the
+  // revisions travel with a backup too.
+  const source = { device: null, session: null, agent: "Firefox on Linux" };
+  const draft = await createPost(
+    db,
+    {
+      title: "Borrador",
+      description: "",
+      content: "<p>Uno</p>",
+      slug: null,
+      tags: ["sql"],
+      publish: { mode: "draft" },
+    },
+    { source },
+  );
+  const saved = await updatePost(
+    db,
+    draft.id,
+    {
+      title: "Borrador",
+      description: "",
+      content: "<p>Uno dos</p>",
+      slug: null,
+      tags: ["sql"],
+      publish: { mode: "keep" },
+    },
+    { baseRevision: draft.revision, source },
+  );
+  await autosavePost(
+    db,
+    draft.id,
+    {
+      baseRevision: saved!.revision,
+      title: "Borrador",
+      description: "",
+      content: "<p>Uno dos tres</p>",
+      slug: "",
+      tags: "sql",
+      publish: { mode: "draft" },
+    },
+    source,
+  );
+  await trashPost(db, draft.id);
   for (const status of ["pending", "delivered", "failed", "spam"]) {
     await db.execute(sql`insert into contact_messages (name, email, message, client_address, status, attempts)
       values ('Ana', 'ana@example.com', ${`Message ${status} ✓`}, '2001:db8:1:2::/64', ${status}, 2)`);
@@ -93,7 +139,9 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
         `backup from ${driver.name}: ${JSON.stringify(summary.rows)}, ${summary.bytes} bytes, sha256 ${summary.sha256.slice(0, 16)}…; content ${before.sha256.slice(0, 16)}…`,
       );
       expect(summary.rows).toMatchObject({
-        blog_posts: 29,
+        blog_posts: 30,
+        post_revisions: 3,
+        post_revision_bases: 1,
         media: 1,
         contact_messages: 4,
         job_experiences: 3,
@@ -112,7 +160,16 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
         const inserted = (await target.db.execute(
           sql`insert into blog_posts (title, content) values ('next', '<p>n</p>') returning id`,
         )) as unknown as { rows: { id: number }[] };
-        expect(inserted.rows[0]!.id).toBe(31);
+        expect(inserted.rows[0]!.id).toBe(32);
+        // The trashed draft comes back from the trash with its history.
+        const trashed = (await target.db.execute(
+          sql`select p.status, p.trashed_status, count(r.id)::int as revisions
+              from blog_posts p join post_revisions r on r.post_id = p.id
+              where p.title = 'Borrador' group by p.id`,
+        )) as unknown as { rows: { status: string; trashed_status: string; revisions: number }[] };
+        expect(trashed.rows).toEqual([
+          { status: "trashed", trashed_status: "draft", revisions: 3 },
+        ]);
         // A second restore into a database that now holds posts is refused, unchanged.
         const fingerprint = await contentFingerprint(target.db);
         await expect(restoreBackup(target.db, readBackup(file))).rejects.toThrow(
@@ -162,7 +219,7 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
         "backup-2026-01-03T03-00-00Z.jsonl.gz",
         "backup-2026-01-02T03-00-00Z.jsonl.gz",
       ]);
-      expect(readBackup(path.join(daily, backupsIn(daily)[0]!)).counts.blog_posts).toBe(29);
+      expect(readBackup(path.join(daily, backupsIn(daily)[0]!)).counts.blog_posts).toBe(30);
     });
 
     it("refuses a damaged or foreign file with a clear message", () => {
