@@ -89,6 +89,8 @@ test.describe("autosave on an embedded database", () => {
   }) => {
     const one = await ownerPage(browser, server.base);
     await one.page.goto("/blog/new");
+    // The editor mounts once the page has hydrated: what is typed before could be lost.
+    await expect(editorArea(one.page)).toBeVisible();
     await one.page.getByLabel("Title *").fill("Autosaved title");
     await typeAtEnd(one.page, "Every word typed here must survive a closed browser.");
     await expect(status(one.page)).toHaveText(/^Saved at \d\d:\d\d$/, { timeout: 10_000 });
@@ -163,6 +165,7 @@ test.describe("autosave on an embedded database", () => {
   }) => {
     const { context, page } = await ownerPage(browser, server.base);
     await page.goto("/blog/new");
+    await expect(editorArea(page)).toBeVisible();
     await page.getByLabel("Title *").fill("Retried");
     await typeAtEnd(page, "First words.");
     await expect(status(page)).toHaveText(/^Saved at/, { timeout: 10_000 });
