@@ -2,7 +2,8 @@
  * The History panel's API, as the server answers it and the panel reads it: one statement of
  * its paths and shapes for both (app/routes/api.post-revision*.ts).
  */
-import type { RevisionKind, StoredPublishChoice } from "../../../../database/schema";
+import type { RevisionKind } from "../../../../database/schema";
+import type { RevisionFields } from "./store.server";
 import type { ChangedWhere } from "./conflict";
 
 /** A revision in the panel's list; times are ISO strings. */
@@ -20,16 +21,8 @@ export type RevisionEntry = {
   title: string;
 };
 
-/** What a revision holds of a post: what the editor edits. */
-export type RevisionFieldsJson = {
-  title: string;
-  description: string;
-  content: string;
-  /** As typed: empty for "from the title". */
-  slug: string;
-  tags: string[];
-  publish: StoredPublishChoice | null;
-};
+/** What a revision holds of a post: what the editor edits (the same in JSON). */
+export type RevisionFieldsJson = RevisionFields;
 
 /** GET /api/posts/{id}/revisions: the post's revisions, newest (its head) first. */
 export type RevisionList = { revisions: RevisionEntry[] };
