@@ -197,6 +197,7 @@ test.describe("autosave on an embedded database", () => {
     await typeAtEnd(page, " A sentence not ready yet.");
     await expect(status(page)).toHaveText(/^Saved at/, { timeout: 10_000 });
     await expect(page.getByText("Unpublished changes.")).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
     for (const path of [`/blog/${post.slug}`, "/blog", "/rss.xml", "/feed.json"]) {
       expect(await fetch(`${server.base}${path}`).then((r) => r.text()), path).not.toContain(
         "not ready yet",
@@ -205,7 +206,7 @@ test.describe("autosave on an embedded database", () => {
     // Reopened, the editor has the changes and says they are unpublished.
     await page.reload();
     await expect(editorArea(page)).toHaveText("What visitors read. A sentence not ready yet.");
-    await page.getByRole("button", { name: "Discard changes" }).click();
+    await page.getByRole("button", { name: "Discard changes" }).press("Enter");
     await expect(editorArea(page)).toHaveText("What visitors read.");
     await expect(page.getByText("Unpublished changes.")).toHaveCount(0);
 
@@ -244,14 +245,19 @@ test.describe("autosave on an embedded database", () => {
     expect((await new AxeBuilder({ page: b.page }).analyze()).violations).toEqual([]);
 
     // Show differences: theirs against mine, word by word.
-    await b.page.getByRole("button", { name: "Show differences" }).click();
+    // By keyboard: the heading has the focus, the choices follow it.
+    await b.page.keyboard.press("Tab");
+    await expect(b.page.getByRole("button", { name: "Show differences" })).toBeFocused();
+    await b.page.keyboard.press("Enter");
     const diff = b.page.getByTestId("text-diff");
     // "From" is in both: only the words that differ are marked.
     await expect(diff.locator("del")).toHaveText("removed: A.");
     await expect(diff.locator("ins")).toHaveText("added: B.");
 
     // Keep mine: B's text goes on top; A, reopening, sees it.
-    await b.page.getByRole("button", { name: "Keep mine" }).click();
+    await b.page.keyboard.press("Tab");
+    await expect(b.page.getByRole("button", { name: "Keep mine" })).toBeFocused();
+    await b.page.keyboard.press("Enter");
     await expect(status(b.page)).toHaveText(/^Saved at/, { timeout: 10_000 });
     await a.page.reload();
     await expect(editorArea(a.page)).toHaveText("Shared start. From B.");
@@ -261,7 +267,7 @@ test.describe("autosave on an embedded database", () => {
     await expect(status(a.page)).toHaveText(/^Saved at/, { timeout: 10_000 });
     await typeAtEnd(b.page, " B again.");
     await expect(conflict).toBeVisible({ timeout: 10_000 });
-    await b.page.getByRole("button", { name: "Take theirs" }).click();
+    await b.page.getByRole("button", { name: "Take theirs" }).press("Enter");
     await expect(editorArea(b.page)).toHaveText("Shared start. From B. A again.");
     await expect(conflict).toHaveCount(0);
 
