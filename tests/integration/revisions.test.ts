@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { autosavePost, discardChanges } from "../../app/features/posts/autosave.server";
 import { openEditablePost } from "../../app/features/posts/editor/editable-post.server";
 import { getPost, listPostsPage } from "../../app/features/posts/read.server";
+import { restoreRevision } from "../../app/features/posts/revisions/restore.server";
 import {
   headRevision,
   listRevisions,
@@ -155,6 +156,29 @@ for (const driver of drivers) {
         "auto",
         "manual",
       ]);
+    });
+
+    it("opens a published post at a restored version it waits for, as unpublished changes", async () => {
+      const { db } = database;
+      const created = await createPost(db, post, { source: here });
+      const updated = await updatePost(
+        db,
+        created.id,
+        { ...post, content: "<p>The second text.</p>", publish: { mode: "keep" } },
+        { baseRevision: created.revision, source: here },
+      );
+      const restored = await restoreRevision(
+        db,
+        created.id,
+        created.revision,
+        updated!.revision,
+        here,
+      );
+      expect(restored).toMatchObject({ applied: false });
+      const opened = await openEditablePost(db, (await getPost(db, created.id))!);
+      expect(opened).toMatchObject({ pending: true, revision: restored!.revision });
+      expect(opened.content).toBe("<p>The first text.</p>");
+      expect((await getPost(db, created.id))!.content).toBe("<p>The second text.</p>");
     });
 
     it("autosaves a draft into its row, creating it on the first one, its URL following its title", async () => {

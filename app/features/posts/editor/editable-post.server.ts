@@ -5,10 +5,10 @@ import { loadWriteSanitizer } from "../sanitize.server";
 import type { EditablePost } from "./post-draft";
 
 /**
- * A stored post, whatever its state, as the editor opens it: at its newest revision. When that
- * is an autosave the row does not hold (a published post's unpublished changes), the editor
- * opens those changes and says so; an autosave's URL and publishing choice, which only Save
- * applies, are opened as typed.
+ * A stored post, whatever its state, as the editor opens it: at its newest revision. When the
+ * row does not hold that (a published post's autosave or restore: unpublished changes), the
+ * editor opens those changes and says so; an autosave's URL and publishing choice, which only
+ * Save applies, are opened as typed.
  */
 export async function openEditablePost(db: Database, post: Post): Promise<EditablePost> {
   // Sanitized on save, and again here: the editor renders it, so a row written around the
@@ -26,7 +26,12 @@ export async function openEditablePost(db: Database, post: Post): Promise<Editab
     tags: post.tags,
     publish: null,
   };
-  const opened = head && head.kind === "auto" ? await readRevision(db, post.id, head.id) : null;
+  // The head is read when the row may not hold it (any version not applied: a published post's
+  // autosave or restore), or holds only part of it (an autosave's URL and choice as typed).
+  const opened =
+    head && (head.kind === "auto" || !head.applied)
+      ? await readRevision(db, post.id, head.id)
+      : null;
   const fields = opened && !opened.applied ? opened : live;
   return {
     id: post.id,
