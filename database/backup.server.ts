@@ -15,7 +15,7 @@
  * and blog_stats, which the posts' triggers rebuild as the posts arrive.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 
 import { sql } from "drizzle-orm";
@@ -115,7 +115,10 @@ export async function writeBackup(db: Database, file: string): Promise<BackupSum
   const trailer: Trailer = { rows: rowsTotal, sha256 };
   const bytes = gzipSync(body + JSON.stringify(trailer) + "\n");
   const temporary = `${file}.partial`;
-  writeFileSync(temporary, bytes);
+  // Created anew (one a crash left behind goes first), readable by this user alone: a backup
+  // holds the contact messages with their senders' e-mails and addresses.
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, bytes, { flag: "wx", mode: 0o600 });
   renameSync(temporary, file);
   return { rows: counts, sha256, bytes: bytes.length };
 }

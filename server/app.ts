@@ -20,6 +20,7 @@ import { siteConfig } from "../app/site.config";
 import { readProfile, SEED_PROFILE } from "../app/features/site/index.server";
 import { ensureProfile, forgetProfile } from "../app/features/profile/index.server";
 import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
+import { makePrivate } from "./private-files";
 import { startDeliveryWorker } from "./delivery";
 import { startJobWorker } from "./jobs";
 import { createHttpApp } from "./http";
@@ -99,6 +100,8 @@ export const routeManifest = async () => (await bundledBuild()).routes;
 export async function main({ root, buildDirectory = "build", dev }: MainOptions) {
   const env = envOrExit();
   const dataDir = path.resolve(root, env.dataDir);
+  // What this process writes (the database's files, backups) is its user's alone.
+  process.umask(0o077);
   // One process at a time may open an embedded database (PGlite has no locking of its own).
   if (!env.databaseUrl) takeDataDirLock(dataDir);
   const database = await openDatabase({
@@ -107,6 +110,8 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     // A development server has no build, so no template: PGlite runs initdb then.
     template: dev ? undefined : templatePath(path.join(root, buildDirectory)),
   });
+  // Files copied from the build's template, or left by an older version, keep their modes.
+  if (!env.databaseUrl) makePrivate(dataDir);
   await migrateAndSeed(database, root, env);
   const ownerReady = ownerPasswordInPlace(database, env);
 

@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { HOUR_MS } from "../app/lib/format";
 import { BACKUP_FILE, backupFileName, writeBackup } from "../database/backup.server";
 import type { Database } from "../database/db.server";
+import { makePrivate } from "./private-files";
 
 /** A backup is written when the newest in BACKUP_DIR is older than this. */
 export const BACKUP_EVERY_MS = 24 * HOUR_MS;
@@ -37,7 +38,7 @@ export async function backupIfDue(
   keep: number,
   now = new Date(),
 ): Promise<string | null> {
-  mkdirSync(dir, { recursive: true });
+  makePrivate(dir);
   const newest = backupsIn(dir)[0];
   let written: string | null = null;
   if (!newest || now.getTime() - takenAt(newest) >= BACKUP_EVERY_MS) {

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -363,13 +364,35 @@ test.describe("the production server process", () => {
     expect(server.output()).toContain("DATABASE_URL: expected a postgres:// or postgresql:// URL");
   });
 
-  test("with SEED_DEMO=false an empty database stays empty; the new DATA_DIR starts as a copy of the build's initialised cluster, not from initdb", async () => {
+  test("with SEED_DEMO=false an empty database stays empty; the new DATA_DIR starts as a copy of the build's initialised cluster, not from initdb; it and BACKUP_DIR are the server's user's alone", async () => {
     const port = 3223;
     const base = `http://127.0.0.1:${port}`;
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), "portfolio-e2e-empty-"));
-    const server = startServer({ PORT: String(port), DATA_DIR: emptyDir, SEED_DEMO: "false" });
+    const backupDir = path.join(emptyDir, "..", `${path.basename(emptyDir)}-backups`);
+    const server = startServer({
+      PORT: String(port),
+      DATA_DIR: emptyDir,
+      SEED_DEMO: "false",
+      BACKUP_DIR: backupDir,
+    });
     try {
       await waitForHealth(base, server.child);
+      // Private at rest: every folder 0700, every file 0600, the template's copies included,
+      // and the backup written at start too.
+      await expect
+        .poll(() => readdirSync(backupDir).filter((f) => f.endsWith(".jsonl.gz")))
+        .toHaveLength(1);
+      const loose: string[] = [];
+      const walk = (at: string) => {
+        const stat = lstatSync(at);
+        if (stat.isSymbolicLink()) return;
+        const want = stat.isDirectory() ? 0o700 : 0o600;
+        if ((stat.mode & 0o777) !== want) loose.push(`${at} ${(stat.mode & 0o777).toString(8)}`);
+        if (stat.isDirectory()) for (const name of readdirSync(at)) walk(path.join(at, name));
+      };
+      walk(emptyDir);
+      walk(backupDir);
+      expect(loose).toEqual([]);
       const html = await (await fetch(`${base}/`)).text();
       expect(html).toContain("Experience");
       expect(html).not.toContain("Liffey Systems");
@@ -382,6 +405,7 @@ test.describe("the production server process", () => {
       server.child.kill("SIGTERM");
       await server.exited;
       rmSync(emptyDir, { recursive: true, force: true });
+      rmSync(backupDir, { recursive: true, force: true });
     }
   });
 });

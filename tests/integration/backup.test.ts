@@ -1,7 +1,7 @@
 // Backups (database/backup.server.ts): everything kept, restored exactly into a new database of
 // either kind, a PGlite backup moved into PostgreSQL and back, damaged files refused unchanged.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -134,6 +134,8 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
 
     it("writes every table, and restores a new database to exactly that", async () => {
       const summary = await writeBackup(source.db, file);
+      // Readable by the server's user alone: it holds contact messages and their senders.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       const before = await contentFingerprint(source.db);
       console.log(
         `backup from ${driver.name}: ${JSON.stringify(summary.rows)}, ${summary.bytes} bytes, sha256 ${summary.sha256.slice(0, 16)}…; content ${before.sha256.slice(0, 16)}…`,
