@@ -1,3 +1,7 @@
+import { createServer } from "node:http";
+import { connect, type AddressInfo } from "node:net";
+
+import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -83,5 +87,27 @@ describe("the HTTP app", () => {
     const live = createHttpApp({ env: parseEnv({}), database, loadBuild, liveBuild: true });
     for (const path of paths) await live.request(path);
     expect(loads).toBeGreaterThanOrEqual(paths.length);
+  });
+
+  it("closes the connection after refusing a body it did not read, so no next request is cut off", async () => {
+    const server = createServer(getRequestListener(app().fetch));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, "127.0.0.1");
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      socket.write(
+        "POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n" +
+          "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 11000000\r\n\r\n" +
+          "name=a",
+      );
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.toLowerCase()).toContain("connection: close");
+    } finally {
+      server.close();
+    }
   });
 });

@@ -26,6 +26,7 @@ export function acceptedBodyTypes(): MiddlewareHandler {
           error: `Unsupported content type ${JSON.stringify(type.slice(0, 100))}: send a form (application/x-www-form-urlencoded or multipart/form-data) or application/json.`,
         },
         415,
+        { Connection: "close" },
       );
     }
     return next();
@@ -45,7 +46,12 @@ export function bodyLimits(): MiddlewareHandler<{ Variables: { route?: ResolvedR
     let check = limits.get(limit);
     if (!check) {
       const error = bodyTooLargeText(limit);
-      check = bodyLimit({ maxSize: limit, onError: (c) => c.json({ ok: false, error }, 413) });
+      // The rest of the body is never read: the connection closes after the answer, so the
+      // client sends its next request on a new one instead of one cut off mid-body.
+      check = bodyLimit({
+        maxSize: limit,
+        onError: (c) => c.json({ ok: false, error }, 413, { Connection: "close" }),
+      });
       limits.set(limit, check);
     }
     return check(c, next);
