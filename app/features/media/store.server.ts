@@ -13,6 +13,12 @@ import { media } from "../../../database/schema";
 import type { ProcessedFile } from "./processing.server";
 import type { UploadKind } from "./uploads";
 
+/**
+ * The channel a deleted media row's hash is announced on (a trigger, database/migrations/0010):
+ * instances that keep local copies of files drop them on it.
+ */
+export const MEDIA_DELETED_CHANNEL = "media_deleted";
+
 /** A stored file as the profile refers to it (the bytes stay in the table). */
 export type StoredMedia = Omit<ProcessedFile, "bytes"> & { hash: string; size: number };
 
