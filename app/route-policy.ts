@@ -6,6 +6,7 @@ import type { CacheTag } from "~/lib/cache-tags";
 import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
 import { POST_BODY_LIMIT } from "~/features/posts";
+import { RESUME_IMPORT_BODY_LIMIT } from "~/features/profile";
 import { blogPageParam, blogSearchParam } from "~/lib/pagination";
 
 /**
@@ -90,8 +91,7 @@ const PRIVATE: RoutePolicy = { cache: "private" };
 /** The owner's pages and APIs: no one else may use them. */
 const OWNER: RoutePolicy = { cache: "private", access: "owner" };
 /**
- * The profile editor's forms that post files or a whole résumé (the import's confirmation
- * sends the checked document back, form-encoded), and the profile form as before: the largest
+ * The profile editor's forms that post files, and the profile form as before: the largest
  * upload, with room for the form's other fields and multipart's boundaries.
  */
 const PROFILE_UPLOADS: RoutePolicy = {
@@ -151,7 +151,8 @@ export const routePolicies = {
   "routes/admin.profile.cv": PROFILE_UPLOADS,
   "routes/admin.profile.experience": OWNER,
   "routes/admin.profile.education": OWNER,
-  "routes/admin.profile.resume": PROFILE_UPLOADS,
+  // A JSON Resume file (the preview) or the checked document (the confirmation), both multipart.
+  "routes/admin.profile.resume": { ...OWNER, bodyLimit: RESUME_IMPORT_BODY_LIMIT },
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.posts": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },

@@ -3,6 +3,7 @@ export { type SocialKind, TOOL_ICONS, type ToolIcon } from "./icon-set";
 export { SocialGlyph } from "./icons";
 export { Profile } from "./profile-section";
 export { type ProfileContent, type StoredCv, type StoredPhoto } from "./profile";
+export { RESUME_IMPORT_BODY_LIMIT } from "./resume-limits";
 export { Skills } from "./skills-section";
 export { Timeline } from "./timeline/timeline-section";
 export { type ToolGlyphData, toolGlyph } from "./tool-icons";

@@ -117,7 +117,8 @@ export type ResumeImport =
 // ---------------------------------------------------------------------------------------------
 // Export
 
-const RESUME_SCHEMA = resumeSchemaJson as Schema;
+/** The standard's schema (the import's worker thread is given a copy). */
+export const RESUME_SCHEMA = resumeSchemaJson as Schema;
 const validator = new Validator();
 
 /** The standard's format checks, as its validator applies them. */
@@ -242,8 +243,13 @@ const pathText = (path: readonly (string | number)[]) =>
     .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? key : `.${key}`))
     .join("") || DOCUMENT_PATH;
 
+/** What the owner is told of a validator's error (all a worker thread sends back of one). */
+export type SchemaProblem = Pick<ValidationError, "name" | "argument" | "message"> & {
+  path: (string | number)[];
+};
+
 /** The validator's message, in the forms' words where the forms have some. */
-function messageOf(error: ValidationError): string {
+function messageOf(error: SchemaProblem): string {
   // The only pattern in the standard is its date's.
   if (error.name === "pattern") return PROFILE_TEXT.invalidDate;
   if (error.name === "format" && error.argument === "email") return PROFILE_TEXT.invalidEmail;
@@ -262,11 +268,11 @@ export function validateResume(doc: unknown): ResumeCheck {
   }
   const result = validator.validate(doc, RESUME_SCHEMA);
   if (result.valid) return { ok: true, resume: doc as ResumeDocument };
-  return {
-    ok: false,
-    errors: result.errors.map((error) => ({
-      path: pathText(error.path),
-      message: messageOf(error),
-    })),
-  };
+  return { ok: false, errors: result.errors.map(resumeErrorOf) };
 }
+
+/** A validator's error at its path in the document, as the owner reads it. */
+export const resumeErrorOf = (error: SchemaProblem): ResumeError => ({
+  path: pathText(error.path),
+  message: messageOf(error),
+});

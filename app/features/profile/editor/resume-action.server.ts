@@ -1,10 +1,18 @@
 import type { Database } from "../../../../database/db.server";
 import { UPLOAD_TEXT } from "~/features/media";
 
-import { RESUME_IMPORT_MAX_BYTES, RESUME_TEXT, type ProfileContent } from "../profile";
+import { RESUME_TEXT, type ProfileContent } from "../profile";
 import { getProfile, replaceResume } from "../profile.server";
+import { checkResumeText } from "../resume-check.server";
 import { fromResume } from "../resume-import.server";
-import { validateResume } from "../resume.server";
+import { RESUME_IMPORT_LIMITS, RESUME_LIMIT_TEXT } from "../resume-limits";
+import { scanJson } from "../resume-scan.server";
+import {
+  DOCUMENT_PATH,
+  RESUME_ERROR_TEXT,
+  type ResumeDocument,
+  type ResumeError,
+} from "../resume.server";
 import { entryHeading, type EntryInput, type TimelineKind } from "../timeline/timeline";
 import { listEntries } from "../timeline/timeline.server";
 import { failed, done, intentOf, unknownIntent, type Answer } from "./form.server";
@@ -29,12 +37,38 @@ const PREVIEWED: [string, (p: ProfileContent) => string][] = [
 async function documentText(form: FormData, confirm: boolean): Promise<string | Answer> {
   if (confirm) {
     const sent = form.get("document");
-    return typeof sent === "string" ? sent : "";
+    const text = typeof sent === "string" ? sent : "";
+    if (Buffer.byteLength(text) > RESUME_IMPORT_LIMITS.bytes) {
+      return failed("import", 413, RESUME_LIMIT_TEXT.confirmTooLarge);
+    }
+    return text;
   }
   const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) return failed("import", 400, UPLOAD_TEXT.noFile);
-  if (file.size > RESUME_IMPORT_MAX_BYTES) return failed("import", 400, RESUME_TEXT.tooLarge);
+  if (file.size > RESUME_IMPORT_LIMITS.bytes) return failed("import", 400, RESUME_TEXT.tooLarge);
   return file.text();
+}
+
+/**
+ * The text as a checked document, or the answer that refuses it: counted first (too many
+ * entries, too deep), then parsed and checked against the standard in a worker thread, and only
+ * then parsed here, with nothing left to refuse but what the forms refuse.
+ */
+async function checkedDocument(raw: string): Promise<{ document: ResumeDocument } | Answer> {
+  const scan = scanJson(raw);
+  if (!scan.ok) return failed("import", 400, scan.message);
+  const check = await checkResumeText(raw);
+  if (check.ok) return { document: JSON.parse(raw) as ResumeDocument };
+  switch (check.reason) {
+    case "notJson":
+      return failed("import", 400, RESUME_TEXT.notJson);
+    case "notObject":
+      return refused([{ path: DOCUMENT_PATH, message: RESUME_ERROR_TEXT.notObject }]);
+    case "invalid":
+      return refused(check.errors, check.total);
+    default:
+      return failed("import", 503, RESUME_LIMIT_TEXT.tooSlow);
+  }
 }
 
 /** A JSON Resume import: checked and previewed first, applied only when confirmed. */
@@ -43,15 +77,9 @@ export async function importResume(db: Database, form: FormData): Promise<Answer
   if (intent === null) return unknownIntent();
   const raw = await documentText(form, intent === "confirm");
   if (typeof raw !== "string") return raw;
-  let document: unknown;
-  try {
-    document = JSON.parse(raw);
-  } catch {
-    return failed("import", 400, RESUME_TEXT.notJson);
-  }
-  const checked = validateResume(document);
-  if (!checked.ok) return refused(checked.errors);
-  const imported = fromResume(checked.resume);
+  const checked = await checkedDocument(raw);
+  if (!("document" in checked)) return checked;
+  const imported = fromResume(checked.document);
   if (!imported.ok) return refused(imported.errors);
 
   if (intent === "confirm") {
@@ -66,7 +94,8 @@ export async function importResume(db: Database, form: FormData): Promise<Answer
   const headings = (kind: TimelineKind, entries: EntryInput[]) =>
     entries.map((entry) => entryHeading(kind, entry));
   const preview: ImportPreview = {
-    document: JSON.stringify(checked.resume),
+    // The text as it came (checked, and within the limits): sent back as is when confirmed.
+    document: raw,
     changes: PREVIEWED.map(([field, read]) => ({
       field,
       from: current ? read(current) : "",
@@ -85,14 +114,20 @@ export async function importResume(db: Database, form: FormData): Promise<Answer
   return { status: 200, result: { form: "import", ok: true, preview } };
 }
 
-function refused(errors: { path: string; message: string }[]): Answer {
+/** The first RESUME_IMPORT_LIMITS.problems errors, and how many there are in all. */
+function refused(errors: ResumeError[], total = errors.length): Answer {
+  const shown = errors.slice(0, RESUME_IMPORT_LIMITS.problems);
+  const all = Math.max(total, errors.length);
   return {
     status: 400,
     result: {
       form: "import",
       ok: false,
-      message: RESUME_TEXT.invalid,
-      errors: Object.fromEntries(errors.map((e) => [e.path, e.message])),
+      message:
+        all > shown.length
+          ? `${RESUME_LIMIT_TEXT.moreProblems(all)} ${RESUME_TEXT.invalid}`
+          : RESUME_TEXT.invalid,
+      errors: Object.fromEntries(shown.map((e) => [e.path, e.message])),
     },
   };
 }

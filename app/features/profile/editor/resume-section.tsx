@@ -113,6 +113,9 @@ function ConfirmImportForm({
     <fetcher.Form
       method="post"
       action={EDITOR_ACTIONS.resume}
+      // Multipart, like the file: the document travels as it is, not percent-encoded to thrice
+      // its size, so one body limit fits both steps.
+      encType="multipart/form-data"
       aria-label="Confirm import"
       className="mt-6 space-y-4"
     >
