@@ -41,7 +41,10 @@ const figures: string[] = [];
 async function post(database: TestDatabase, label: string, fields: Record<string, string | File>) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const request = new Request("http://localhost/admin/profile/resume", { method: "POST", body: form });
+  const request = new Request("http://localhost/admin/profile/resume", {
+    method: "POST",
+    body: form,
+  });
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const started = performance.now();
@@ -96,7 +99,8 @@ for (const driver of drivers) {
     it("refuses a member nested 300,000 deep in 600 KB, naming the limit", async () => {
       for (const intent of ["preview", "confirm"]) {
         const text = deepNesting();
-        const fields = intent === "preview" ? { file: file(text) } : { document: text };
+        const fields: Record<string, string | File> =
+          intent === "preview" ? { file: file(text) } : { document: text };
         const answer = await post(database, `${driver.name}: 600 KB, 300,000 deep (${intent})`, {
           intent,
           ...fields,
@@ -114,7 +118,10 @@ for (const driver of drivers) {
         document: text,
       });
       expect(answer.status).toBe(413);
-      expect(answer.result).toMatchObject({ ok: false, message: RESUME_LIMIT_TEXT.confirmTooLarge });
+      expect(answer.result).toMatchObject({
+        ok: false,
+        message: RESUME_LIMIT_TEXT.confirmTooLarge,
+      });
       await unchanged();
     });
 
@@ -124,7 +131,9 @@ for (const driver of drivers) {
         file: file(manyProblems()),
       });
       expect(answer.status).toBe(400);
-      expect(answer.result.message).toBe(`${RESUME_LIMIT_TEXT.moreProblems(500)} ${RESUME_TEXT.invalid}`);
+      expect(answer.result.message).toBe(
+        `${RESUME_LIMIT_TEXT.moreProblems(500)} ${RESUME_TEXT.invalid}`,
+      );
       expect(Object.keys(answer.result.errors ?? {})).toHaveLength(RESUME_IMPORT_LIMITS.problems);
       expect(answer.result.errors?.["work[0].name"]).toBe("must be text.");
       // The heaviest check within the limits: about 30,000 problems, still 20 named.
@@ -153,12 +162,17 @@ for (const driver of drivers) {
         document: preview.result.preview!.document,
       });
       expect(confirmed).toMatchObject({ status: 200, result: { message: RESUME_TEXT.imported } });
-      const jobs = await queryRows<{ company: string }>(database.db, "select company from job_experiences");
+      const jobs = await queryRows<{ company: string }>(
+        database.db,
+        "select company from job_experiences",
+      );
       expect(jobs.map((j) => j.company)).toEqual(["Liffey Systems"]);
     });
   });
 }
 
 afterAll(() => {
-  console.log(["JSON Resume imports (status, time, answer size, event-loop stall):", ...figures].join("\n"));
+  console.log(
+    ["JSON Resume imports (status, time, answer size, event-loop stall):", ...figures].join("\n"),
+  );
 });

@@ -11,10 +11,17 @@
  */
 
 import { createRequire } from "node:module";
+import type { Schema } from "jsonschema";
+import type * as JsonSchema from "jsonschema";
 import { Worker } from "node:worker_threads";
 
 import { RESUME_IMPORT_LIMITS } from "./resume-limits";
-import { RESUME_SCHEMA, resumeErrorOf, type ResumeError, type SchemaProblem } from "./resume.server";
+import {
+  RESUME_SCHEMA,
+  resumeErrorOf,
+  type ResumeError,
+  type SchemaProblem,
+} from "./resume.server";
 
 /** What the thread found: `total` errors, the first `maxErrors` of them sent back. */
 type WorkerAnswer =
@@ -38,7 +45,7 @@ function checkInWorker(load: (id: string) => unknown) {
     workerData: WorkerData;
   };
   const { validatorPath, schema, text, maxErrors } = workerData;
-  const { Validator } = load(validatorPath) as typeof import("jsonschema");
+  const { Validator } = load(validatorPath) as typeof JsonSchema;
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -50,7 +57,7 @@ function checkInWorker(load: (id: string) => unknown) {
     parentPort.postMessage({ kind: "notObject" });
     return;
   }
-  const result = new Validator().validate(doc, schema as import("jsonschema").Schema);
+  const result = new Validator().validate(doc, schema as Schema);
   if (result.valid) {
     parentPort.postMessage({ kind: "valid" });
     return;
@@ -74,7 +81,8 @@ const WORKER_SOURCE = `"use strict";(${checkInWorker.toString()})(require);`;
 
 let validatorPath: string | undefined;
 /** Resolved from here: the server build leaves the validator in node_modules. */
-const validatorFile = () => (validatorPath ??= createRequire(import.meta.url).resolve("jsonschema"));
+const validatorFile = () =>
+  (validatorPath ??= createRequire(import.meta.url).resolve("jsonschema"));
 
 function runCheck(text: string): Promise<TextCheck> {
   const workerData: WorkerData = {
@@ -90,7 +98,10 @@ function runCheck(text: string): Promise<TextCheck> {
       resolve(check);
       void worker.terminate();
     };
-    const timer = setTimeout(() => finish({ ok: false, reason: "tooSlow" }), RESUME_IMPORT_LIMITS.checkMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, reason: "tooSlow" }),
+      RESUME_IMPORT_LIMITS.checkMs,
+    );
     worker.once("message", (answer: WorkerAnswer) => {
       if (answer.kind === "valid") finish({ ok: true });
       else if (answer.kind === "invalid") {

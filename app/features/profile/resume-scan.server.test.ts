@@ -30,8 +30,9 @@ describe("the count before a JSON Resume is parsed", () => {
     const scan = scanJson(text);
     expect(scan).toMatchObject({ ok: false, message: RESUME_LIMIT_TEXT.tooDeep });
     expect(scan.ok ? "" : scan.message).toContain("more than 32 levels");
-    // The object is the first level, so its 32nd list is the 33rd.
-    expect(scan.ok ? 0 : scan.stoppedAt).toBe("{\"x\":".length + RESUME_IMPORT_LIMITS.depth - 1);
+    // The document is the first level, so its member's 32nd list is the 33rd.
+    const listsAt = text.indexOf('"x":[') + '"x":'.length;
+    expect(scan.ok ? 0 : scan.stoppedAt).toBe(listsAt + RESUME_IMPORT_LIMITS.depth - 1);
   });
 
   it("takes exactly the limits, and names a nested list or an object's members", () => {

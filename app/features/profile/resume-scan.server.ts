@@ -60,10 +60,7 @@ function pathOf(text: string, stack: readonly Open[]): string {
 }
 
 /** Counts `text`'s lists, objects and nesting against `limits`, stopping at the first excess. */
-export function scanJson(
-  text: string,
-  limits: ScanLimits = RESUME_IMPORT_LIMITS,
-): Scan {
+export function scanJson(text: string, limits: ScanLimits = RESUME_IMPORT_LIMITS): Scan {
   const stack: Open[] = [];
   let top: Open | undefined;
   let justOpened = false;
