@@ -114,7 +114,18 @@ function wrapPglite(client: PGlite): DatabaseHandle {
     db,
     kind: "pglite",
     ping: async (timeoutMs = PING_TIMEOUT_MS) => {
-      await withTimeout(client.query("select 1"), timeoutMs, "the database");
+      await withTimeout(client.query("select 1"), timeoutMs, "the database").catch(
+        (error: unknown) => {
+          // After a PANIC (a write-ahead log segment it could not create on a full disk, say)
+          // PGlite answers every query with one: only a restart, with room on the disk, mends it.
+          if ((error as { severity?: unknown }).severity !== "PANIC") throw error;
+          throw new Error(
+            `The embedded database stopped after a failed write (${(error as Error).message}); ` +
+              "free space on the data directory's disk and restart the server.",
+            { cause: error },
+          );
+        },
+      );
     },
     migrate: async (migrationsFolder, after) => {
       // One process owns an embedded database, so no lock is needed here.
