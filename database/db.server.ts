@@ -173,6 +173,10 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+  // A client checked out for a transaction has no listener of the pool's: its connection lost
+  // mid-transaction would throw an unhandled 'error' and end the process. The transaction's
+  // query fails with the same error, which is what the caller sees.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const nodePg = drizzleNodePg({ client: pool, schema });
   const db = nodePg as unknown as Database;
   return {

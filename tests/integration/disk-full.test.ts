@@ -56,53 +56,56 @@ function fill(mount: Tmpfs, left: number) {
 const runnable = drivers.filter((d) => skipReason(d) === null);
 
 if (tmpfsUnavailable("the disk-full tests") === null) {
-  describe.each(runnable.map((d) => [d.name, d] as const))("a backup on a full disk (%s)", (_, driver) => {
-    it("leaves no partial file, keeps the older backups, says why once, and is written at the next check", async () => {
-      const database = await driver.fresh();
-      const mount = mountTmpfs(2 * MB);
-      mounts.push(mount);
-      try {
-        // 300 KB of media that does not compress: a backup needs about as much room.
-        await database.db.execute(sql`insert into media (hash, content_type, bytes, size, purpose)
+  describe.each(runnable.map((d) => [d.name, d] as const))(
+    "a backup on a full disk (%s)",
+    (_, driver) => {
+      it("leaves no partial file, keeps the older backups, says why once, and is written at the next check", async () => {
+        const database = await driver.fresh();
+        const mount = mountTmpfs(2 * MB);
+        mounts.push(mount);
+        try {
+          // 300 KB of media that does not compress: a backup needs about as much room.
+          await database.db.execute(sql`insert into media (hash, content_type, bytes, size, purpose)
           values (${"b".repeat(64)}, 'application/pdf', ${randomBytes(300 * KB)}, ${300 * KB}, 'cv')`);
-        const dayBefore = new Date(Date.now() - 25 * HOUR_MS);
-        const older = await backupIfDue(database.db, mount.dir, 5, dayBefore);
-        expect(older).not.toBeNull();
-        const free = fill(mount, 64 * KB);
+          const dayBefore = new Date(Date.now() - 25 * HOUR_MS);
+          const older = await backupIfDue(database.db, mount.dir, 5, dayBefore);
+          expect(older).not.toBeNull();
+          const free = fill(mount, 64 * KB);
 
-        const failed = await backupIfDue(database.db, mount.dir, 5).catch((e: unknown) => e);
-        expect(failed).toBeInstanceOf(BackupError);
-        expect((failed as Error).message).toMatch(
-          /^The backup was not written to .+: the disk is full \(it needed \d+ bytes\)\. Nothing of it was left behind; older backups are unchanged\.$/,
-        );
-        expect(readdirSync(mount.dir).sort()).toEqual([path.basename(older!), "filler"]);
-        expect(readBackup(older!).counts.media).toBe(1);
+          const failed = await backupIfDue(database.db, mount.dir, 5).catch((e: unknown) => e);
+          expect(failed).toBeInstanceOf(BackupError);
+          expect((failed as Error).message).toMatch(
+            /^The backup was not written to .+: the disk is full \(it needed \d+ bytes\)\. Nothing of it was left behind; older backups are unchanged\.$/,
+          );
+          expect(readdirSync(mount.dir).sort()).toEqual([path.basename(older!), "filler"]);
+          expect(readBackup(older!).counts.media).toBe(1);
 
-        // The schedule: one plain line per failed check, then the next check writes it.
-        const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-        vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-        const schedule = startBackupSchedule(database.db, mount.dir, 5);
-        await vi.waitFor(() => expect(errors).toHaveBeenCalledTimes(1));
-        const line = JSON.parse(String(errors.mock.calls[0]![0])) as Record<string, string>;
-        expect(line).toMatchObject({ level: "error", event: "backup-failed", dir: mount.dir });
-        expect(line.error).toContain("the disk is full");
-        expect(line.retry).toBe("at the next check, within an hour");
-        expect(backupsIn(mount.dir)).toEqual([path.basename(older!)]);
+          // The schedule: one plain line per failed check, then the next check writes it.
+          const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+          vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+          const schedule = startBackupSchedule(database.db, mount.dir, 5);
+          await vi.waitFor(() => expect(errors).toHaveBeenCalledTimes(1));
+          const line = JSON.parse(String(errors.mock.calls[0]![0])) as Record<string, string>;
+          expect(line).toMatchObject({ level: "error", event: "backup-failed", dir: mount.dir });
+          expect(line.error).toContain("the disk is full");
+          expect(line.retry).toBe("at the next check, within an hour");
+          expect(backupsIn(mount.dir)).toEqual([path.basename(older!)]);
 
-        free();
-        vi.advanceTimersByTime(HOUR_MS);
-        await schedule.stop();
-        expect(errors).toHaveBeenCalledTimes(1);
-        const now = backupsIn(mount.dir);
-        expect(now).toHaveLength(2);
-        expect(now[1]).toBe(path.basename(older!));
-        expect(readBackup(path.join(mount.dir, now[0]!)).counts.media).toBe(1);
-        expect(readdirSync(mount.dir).filter((f) => f.endsWith(".partial"))).toEqual([]);
-      } finally {
-        await database.dispose();
-      }
-    }, 60_000);
-  });
+          free();
+          vi.advanceTimersByTime(HOUR_MS);
+          await schedule.stop();
+          expect(errors).toHaveBeenCalledTimes(1);
+          const now = backupsIn(mount.dir);
+          expect(now).toHaveLength(2);
+          expect(now[1]).toBe(path.basename(older!));
+          expect(readBackup(path.join(mount.dir, now[0]!)).counts.media).toBe(1);
+          expect(readdirSync(mount.dir).filter((f) => f.endsWith(".partial"))).toEqual([]);
+        } finally {
+          await database.dispose();
+        }
+      }, 60_000);
+    },
+  );
 
   describe("an upload into the embedded database on a full disk", () => {
     /** A migrated PGlite on a tmpfs of its own, with the seed's profile and `room` bytes free. */
