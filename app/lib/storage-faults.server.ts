@@ -110,8 +110,7 @@ export async function roomForUpload(
 }
 
 export type Stored<T> =
-  | { ok: true; value: T }
-  | { ok: false; fault: StorageFault; status: number; message: string };
+  { ok: true; value: T } | { ok: false; fault: StorageFault; status: number; message: string };
 
 /**
  * Stores an upload of `bytes` with `store` (one transaction or statement): its value, or the

@@ -65,14 +65,14 @@ async function post(base: string, cookie: string, route: string, form: FormData)
 const uploadCv = (base: string, cookie: string, pdf: Buffer) => {
   const form = new FormData();
   form.set("intent", "upload");
-  form.set("file", new File([pdf], "cv.pdf", { type: "application/pdf" }));
+  form.set("file", new File([new Uint8Array(pdf)], "cv.pdf", { type: "application/pdf" }));
   return post(base, cookie, "/admin/profile/cv.data", form);
 };
 
 /** A post's image as the editor sends it (POST /api/images). */
 const uploadImage = (base: string, cookie: string, png: Buffer) => {
   const form = new FormData();
-  form.set("image", new File([png], "image.png", { type: "image/png" }));
+  form.set("image", new File([new Uint8Array(png)], "image.png", { type: "image/png" }));
   return post(base, cookie, "/api/images", form);
 };
 
@@ -178,7 +178,7 @@ if (!TEST_DATABASE_URL) {
         expect(cvAnswer.text).not.toContain("ErrorResponse");
         vi.stubGlobal("fetch", async () => new Response(imageAnswer.text, { status: 503 }));
         try {
-          expect(await editorUpload(new File([png], "image.png"))).toEqual({
+          expect(await editorUpload(new File([new Uint8Array(png)], "image.png"))).toEqual({
             ok: false,
             error: STORAGE_FAULT_TEXT.databaseUnavailable,
           });
