@@ -118,9 +118,29 @@ export async function writeBackup(db: Database, file: string): Promise<BackupSum
   // Created anew (one a crash left behind goes first), readable by this user alone: a backup
   // holds the contact messages with their senders' e-mails and addresses.
   rmSync(temporary, { force: true });
-  writeFileSync(temporary, bytes, { flag: "wx", mode: 0o600 });
-  renameSync(temporary, file);
+  try {
+    writeFileSync(temporary, bytes, { flag: "wx", mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    // Nothing half-written stays: the older backups are the ones to trust.
+    rmSync(temporary, { force: true });
+    throw new BackupError(notWrittenText(file, bytes.length, error), { cause: error });
+  }
   return { rows: counts, sha256, bytes: bytes.length };
+}
+
+/** Why a backup's file could not be written, in plain words. */
+function notWrittenText(file: string, bytes: number, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === "ENOSPC" || code === "EDQUOT"
+      ? `the disk is full (it needed ${bytes} bytes)`
+      : code === "EACCES" || code === "EPERM"
+        ? "the directory may not be written to"
+        : code === "EEXIST"
+          ? "another backup is being written to the same file"
+          : `${(error as Error).message ?? String(error)}`;
+  return `The backup was not written to ${file}: ${why}. Nothing of it was left behind; older backups are unchanged.`;
 }
 
 export type ParsedBackup = {

@@ -114,7 +114,18 @@ function wrapPglite(client: PGlite): DatabaseHandle {
     db,
     kind: "pglite",
     ping: async (timeoutMs = PING_TIMEOUT_MS) => {
-      await withTimeout(client.query("select 1"), timeoutMs, "the database");
+      await withTimeout(client.query("select 1"), timeoutMs, "the database").catch(
+        (error: unknown) => {
+          // After a PANIC (a write-ahead log segment it could not create on a full disk, say)
+          // PGlite answers every query with one: only a restart, with room on the disk, mends it.
+          if ((error as { severity?: unknown }).severity !== "PANIC") throw error;
+          throw new Error(
+            `The embedded database stopped after a failed write (${(error as Error).message}); ` +
+              "free space on the data directory's disk and restart the server.",
+            { cause: error },
+          );
+        },
+      );
     },
     migrate: async (migrationsFolder, after) => {
       // One process owns an embedded database, so no lock is needed here.
@@ -162,6 +173,10 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+  // A client checked out for a transaction has no listener of the pool's: its connection lost
+  // mid-transaction would throw an unhandled 'error' and end the process. The transaction's
+  // query fails with the same error, which is what the caller sees.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const nodePg = drizzleNodePg({ client: pool, schema });
   const db = nodePg as unknown as Database;
   return {

@@ -8,7 +8,16 @@ import { site, withSiteDatabase } from "./site-database.mjs";
 
 const file = path.resolve(process.argv[2] ?? site.backupFileName(new Date()));
 await withSiteDatabase(async (database) => {
-  const summary = await site.writeBackup(database.db, file);
+  let summary;
+  try {
+    summary = await site.writeBackup(database.db, file);
+  } catch (error) {
+    // A full disk, say: said in plain words, with nothing half-written left (exit code 1).
+    if (!(error instanceof site.BackupError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+    return;
+  }
   const rows = Object.entries(summary.rows)
     .map(([table, n]) => `${table} ${n}`)
     .join(", ");

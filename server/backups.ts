@@ -2,7 +2,7 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 import { errorMessage, logEvent } from "../app/lib/log.server";
-import { HOUR_MS } from "../app/lib/format";
+import { formatDuration, HOUR_MS } from "../app/lib/format";
 import { BACKUP_FILE, backupFileName, writeBackup } from "../database/backup.server";
 import type { Database } from "../database/db.server";
 import { makePrivate } from "./private-files";
@@ -50,12 +50,19 @@ export async function backupIfDue(
   return written;
 }
 
-/** BACKUP_DIR: checks at start and every hour; a failure is logged and tried again next time. */
+/**
+ * BACKUP_DIR: checks at start and every hour; a failure (a full disk: database/backup.server.ts
+ * leaves nothing half-written) is logged once, in plain words, and tried again at the next check.
+ */
 export function startBackupSchedule(db: Database, dir: string, keep: number) {
   let running: Promise<unknown> = Promise.resolve();
   const check = () => {
     running = backupIfDue(db, dir, keep).catch((error: unknown) =>
-      logEvent("error", "backup-failed", { dir, error: errorMessage(error) }),
+      logEvent("error", "backup-failed", {
+        dir,
+        error: errorMessage(error),
+        retry: `at the next check, within ${formatDuration(CHECK_EVERY_MS)}`,
+      }),
     );
   };
   check();

@@ -6,7 +6,8 @@ import type { Route } from "./+types/admin.profile.cv";
 
 /** The CV's form of /admin/profile posts here. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return answerForm(request, (form) => editCv(context.get(appContext).db, form));
+  const { db, env } = context.get(appContext);
+  return answerForm(request, (form) => editCv(db, form, env));
 }
 
 /** The whole editor, with this form's result (after a post without JavaScript). */

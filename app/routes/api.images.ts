@@ -9,6 +9,7 @@ import {
   uploadTooLargeText,
 } from "~/features/media";
 import { processImage, storeMedia } from "~/features/media/index.server";
+import { storeUpload } from "~/lib/storage-faults.server";
 
 import type { Route } from "./+types/api.images";
 
@@ -18,7 +19,8 @@ const refuse = (error: string, status = 400) => data({ ok: false, error }, { sta
  * POST /api/images: an image for a post (owner only), as the `image` field of a multipart form,
  * whatever type its part claims (the bytes decide). Answers 201 with what the editor inserts
  * (the fallback file's URL, the WebP `srcset`, the dimensions), or 400/413 with the text to
- * show. Nothing is stored unless every file was made.
+ * show (507/503 when the disk is full or the database is gone: storeUpload). Nothing is stored
+ * unless every file was made, and the files are stored in one statement.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
@@ -34,6 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (file.size > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
   const processed = await processImage(new Uint8Array(await file.arrayBuffer()));
   if (!processed.ok) return refuse(processed.error);
-  const stored = await storeMedia(context.get(appContext).db, "image", processed.files);
-  return data({ ok: true, image: postImageOf(stored) }, { status: 201 });
+  const { db, env } = context.get(appContext);
+  const stored = await storeUpload(env, processed.files, () =>
+    storeMedia(db, "image", processed.files),
+  );
+  if (!stored.ok) return refuse(stored.message, stored.status);
+  return data({ ok: true, image: postImageOf(stored.value) }, { status: 201 });
 }

@@ -14,6 +14,8 @@ export class DatabaseProxy {
   private links = new Set<Link>();
   private holding = false;
   port = 0;
+  /** Bytes sent on to the database so far (a test cuts in the middle of a large write). */
+  bytesUp = 0;
 
   constructor(
     private readonly target: { host: string; port: number },
@@ -90,6 +92,7 @@ export class DatabaseProxy {
       upstream.on("error", drop);
       upstream.on("close", drop);
       link.upstream = upstream;
+      link.client.on("data", (chunk: Buffer) => (this.bytesUp += chunk.length));
     }
     link.client.pipe(link.upstream);
     link.upstream.pipe(link.client);

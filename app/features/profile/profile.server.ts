@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../../database/db.server";
 import { media, profile } from "../../../database/schema";
+import { storeMedia } from "~/features/media/index.server";
 import type { ProfileContent, StoredCv, StoredPhoto } from "./profile";
 import type { EducationInput, ExperienceInput } from "./timeline/timeline";
 import { replaceEntries } from "./timeline/timeline.server";
@@ -89,13 +90,18 @@ export async function saveProfile(db: Database, content: ProfileContent) {
 
 /**
  * Sets the photo (or removes it, with null) and drops the files of the one it replaces, in one
- * transaction under a lock. Only the replaced photo's files go, never "every file but mine": two
+ * transaction under a lock; given a function, the photo is what it stores in that transaction
+ * (uploadPhoto), so a failure anywhere leaves neither the files nor the profile's change. Only the replaced photo's files go, never "every file but mine": two
  * uploads at once would otherwise each drop the other's files, leaving the profile pointing at
  * files that are gone. Returns how many files were dropped.
  */
-export async function replacePhoto(db: Database, photo: StoredPhoto | null): Promise<number> {
+export async function replacePhoto(
+  db: Database,
+  photo: StoredPhoto | null | ((tx: Database) => Promise<StoredPhoto>),
+): Promise<number> {
   const dropped = await db.transaction(async (tx) => {
     await lockUntilCommit(tx, "profile:photo");
+    if (typeof photo === "function") photo = await photo(tx as unknown as Database);
     const [row] = await tx
       .select({ photo: profile.photo })
       .from(profile)
@@ -110,9 +116,13 @@ export async function replacePhoto(db: Database, photo: StoredPhoto | null): Pro
 }
 
 /** As replacePhoto, for the CV. */
-export async function replaceCv(db: Database, cv: StoredCv | null): Promise<number> {
+export async function replaceCv(
+  db: Database,
+  cv: StoredCv | null | ((tx: Database) => Promise<StoredCv>),
+): Promise<number> {
   const dropped = await db.transaction(async (tx) => {
     await lockUntilCommit(tx, "profile:cv");
+    if (typeof cv === "function") cv = await cv(tx as unknown as Database);
     const [row] = await tx.select({ cv: profile.cv }).from(profile).where(eq(profile.id, true));
     await tx.update(profile).set({ cv, updatedAt: new Date() }).where(eq(profile.id, true));
     const old = row?.cv && row.cv.hash !== cv?.hash ? [row.cv.hash] : [];
@@ -121,6 +131,26 @@ export async function replaceCv(db: Database, cv: StoredCv | null): Promise<numb
   forgetProfile(db);
   return dropped;
 }
+
+type UploadedFiles = Parameters<typeof storeMedia>[2];
+
+/** Stores an uploaded photo's files (processPhoto's) and makes them the photo, all or nothing. */
+export const uploadPhoto = (db: Database, files: UploadedFiles) =>
+  replacePhoto(db, async (tx) => ({
+    files: (await storeMedia(tx, "photo", files)).map((f) => ({
+      hash: f.hash,
+      type: f.contentType as "image/webp" | "image/jpeg",
+      width: f.width!,
+      height: f.height!,
+    })),
+  }));
+
+/** Stores an uploaded CV (processCv's file) and makes it the CV, all or nothing. */
+export const uploadCv = (db: Database, files: UploadedFiles) =>
+  replaceCv(db, async (tx) => {
+    const [stored] = await storeMedia(tx, "cv", files);
+    return { hash: stored!.hash, size: stored!.size };
+  });
 
 async function dropMedia(tx: Pick<Database, "delete">, purpose: string, hashes: string[]) {
   if (hashes.length === 0) return 0;
