@@ -249,13 +249,16 @@ for (const driver of drivers) {
           db as unknown as { dialect: { sqlToQuery(q: unknown): { sql: string } } }
         ).dialect.sqlToQuery(query).sql;
       let saved = false;
-      const spy = vi.spyOn(db, "execute").mockImplementation(async (query) => {
+      const saveFirst = async (query: Parameters<typeof db.execute>[0]) => {
         if (!saved && textOf(query).includes("delete from media")) {
           saved = true;
           await createPost(db, post(html(late)));
         }
         return execute(query);
-      });
+      };
+      const spy = vi
+        .spyOn(db, "execute")
+        .mockImplementation(saveFirst as unknown as typeof db.execute);
       expect(await purgeOrphanMedia(db)).toMatchObject({ deleted: 0 });
       spy.mockRestore();
       expect(saved).toBe(true);
