@@ -334,6 +334,13 @@ export const media = pgTable(
     /** What uses it ("photo", "cv"): replacing the photo drops the old photo's files. */
     purpose: text("purpose").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Since when nothing is known to use the file (null: something did at the last look). A new
+     * upload is marked at once (with its created_at); the orphan purge clears the mark when it
+     * finds the hash in a post, a revision or the profile, and deletes files marked longer than
+     * its grace (app/features/media/orphans.server.ts).
+     */
+    unreferencedSince: timestamp("unreferenced_since", { withTimezone: true }).defaultNow(),
   },
   (t) => [index("media_purpose_idx").on(t.purpose)],
 );

@@ -14,10 +14,11 @@ describe("the job worker", () => {
     ).toThrow("Two job handlers share a kind.");
   });
 
-  it("runs the posts feature's recurring purges", () => {
+  it("runs the posts' and the media's recurring purges", () => {
     expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
       ["posts.purge-trash", true],
       ["posts.prune-revisions", true],
+      ["media.purge-orphans", true],
     ]);
   });
 });

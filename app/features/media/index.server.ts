@@ -1,2 +1,3 @@
+export { MEDIA_JOBS, ORPHAN_GRACE_HOURS, purgeOrphanMedia } from "./orphans.server";
 export { processCv, processImage, processPhoto } from "./processing.server";
 export { readMedia, readMediaInfo, storeMedia } from "./store.server";
