@@ -1,2 +1,3 @@
 export { processCv, processImage, processPhoto } from "./processing.server";
 export { readMedia, readMediaInfo, storeMedia } from "./store.server";
+export { MEDIA_DELETED_CHANNEL, readMediaInfos } from "./store.server";
