@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline, Readable } from "node:stream";
 
 import { IMMUTABLE_CACHE, parseMediaFile } from "../../app/features/media";
 import { CONNECTION_LIMITS, UNAVAILABLE_RETRY_AFTER } from "../../app/lib/limits";
@@ -14,7 +13,7 @@ import { byteRange } from "./range";
 export const MEDIA_PREFIX = "/media/";
 /** What the browser saves a CV as, whatever its hash. */
 const CV_FILENAME = "cv.pdf";
-/** The piece of a file read from the database that is handed to the socket at a time. */
+/** The piece of a file handed to the socket at a time. */
 const CHUNK_BYTES = 64 * 1024;
 
 export type MediaHandlerOptions = {
@@ -146,21 +145,56 @@ async function serve(options: MediaHandlerOptions, req: IncomingMessage, res: Se
     return;
   }
   closeWhenStalled(res, options.sendStallMs ?? CONNECTION_LIMITS.sendStallMs);
-  pipeline(bodyOf(opened, start, end), res, () => {
-    // A client that went away, or a stalled one closed: nothing more to do (the file is closed).
-  });
+  await sendBytes(res, opened, start, end).finally(() => opened.handle?.close());
 }
 
-/** The bytes from `start` to `end` (included), read as the socket takes them. */
-function bodyOf(opened: Opened, start: number, end: number): Readable {
-  if (opened.handle) return opened.handle.createReadStream({ start, end });
-  const { bytes } = opened;
-  function* pieces() {
-    for (let at = start; at <= end; at += CHUNK_BYTES) {
-      yield Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(CHUNK_BYTES, end + 1 - at));
+/** Buffers of CHUNK_BYTES, reused from one response to the next (no garbage per chunk). */
+const freeBuffers: Buffer[] = [];
+const POOLED_BUFFERS = 256;
+
+/** Resolves once the socket took `chunk`, or the response closed (the client left, or stalled). */
+const written = (res: ServerResponse, chunk: Buffer) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("close", done);
+      resolve();
+    };
+    res.once("close", done);
+    res.write(chunk, done);
+  });
+
+/**
+ * Sends the bytes from `start` to `end` (included) a chunk at a time, each once the socket took
+ * the one before (backpressure): a copy is read into a pooled buffer (a read stream's fresh
+ * buffer per chunk made the collector run several times a second under load), bytes read from
+ * the database go out as views of themselves.
+ */
+async function sendBytes(res: ServerResponse, opened: Opened, start: number, end: number) {
+  const buffer = opened.handle ? (freeBuffers.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)) : null;
+  let closed = false;
+  const onClose = () => (closed = true);
+  res.once("close", onClose);
+  try {
+    for (let at = start; at <= end && !closed;) {
+      const length = Math.min(CHUNK_BYTES, end + 1 - at);
+      let chunk: Buffer;
+      if (buffer && opened.handle) {
+        const { bytesRead } = await opened.handle.read(buffer, 0, length, at);
+        if (bytesRead === 0) throw new Error("the copy is shorter than its file");
+        chunk = buffer.subarray(0, bytesRead);
+      } else {
+        chunk = Buffer.from(opened.bytes!.buffer, opened.bytes!.byteOffset + at, length);
+      }
+      at += chunk.length;
+      if (closed) break;
+      await written(res, chunk);
     }
+    if (!closed) res.end();
+  } finally {
+    res.off("close", onClose);
+    // Only once the socket took every chunk written from it, or was closed.
+    if (buffer && freeBuffers.length < POOLED_BUFFERS) freeBuffers.push(buffer);
   }
-  return Readable.from(pieces(), { highWaterMark: 1 });
 }
 
 /**
