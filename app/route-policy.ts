@@ -24,11 +24,12 @@ export type RoutePolicy = {
    * - `public`: the same for every anonymous visitor; rendered once, kept by the page cache and
    *   CDNs, and dropped when something it shows (`tags`) changes;
    * - `private`: the owner's pages, sign-in and the APIs; never stored by any cache;
-   * - `immutable`: files at content-hashed URLs (uploads): the same bytes for everyone forever,
-   *   so no page cache keeps them (the database does) and every browser and CDN may;
    * - `none`: neither (the not-found page, feeds of errors): answered as rendered.
+   *
+   * Uploads (/media, content-hashed and immutable) are no route: server/media/ answers them at
+   * the listener.
    */
-  cache: "public" | "private" | "immutable" | "none";
+  cache: "public" | "private" | "none";
   /**
    * The query parameters the page reads, each normalized exactly as its loader reads it (null:
    * as if absent). Any other parameter (utm_source, fbclid, …) does not change the page, so the
@@ -167,7 +168,6 @@ export const routePolicies = {
     actionMethods: ["POST"],
     bodyLimit: UPLOAD_LIMITS.image + BODY_LIMITS.form,
   },
-  "routes/media": { cache: "immutable" },
   "routes/resume": { cache: "public", tags: () => RESUME_TAGS },
   "routes/rss": FEED,
   "routes/atom": FEED,

@@ -51,7 +51,6 @@ export default [
   route("api/posts/:id/revisions/:revision", "routes/api.post-revision.ts"),
   route("api/posts/:id/revisions/:revision/restore", "routes/api.post-revision-restore.ts"),
   route("api/images", "routes/api.images.ts"),
-  route("media/:file", "routes/media.ts"),
   route("resume.json", "routes/resume.ts"),
   route("rss.xml", "routes/rss.ts"),
   route("atom.xml", "routes/atom.ts"),

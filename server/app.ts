@@ -25,6 +25,8 @@ import { startDeliveryWorker } from "./delivery";
 import { startJobWorker } from "./jobs";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
+import { startMediaFiles } from "./media";
+import { securityOptionsOf } from "./security";
 import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
 import { createRouteResolver, recordsOf } from "./routing";
 import { PageCache } from "./page-cache/store";
@@ -91,8 +93,8 @@ export {
   restoreBackup,
   writeBackup,
 } from "../database/backup.server";
-// For tests/built: the cache and the node:http listener as the server runs them.
-export { PageCache, siteListener };
+// For tests/built: the cache, the uploads and the node:http listener as the server runs them.
+export { PageCache, siteListener, startMediaFiles };
 /** For tests/built: the bundle's routes, each with its module, as React Router is given them. */
 export const routeManifest = async () => (await bundledBuild()).routes;
 
@@ -133,7 +135,16 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     afterOwnerWrite: changes.pageCacheLink?.barrier,
     ownerReady,
   });
-  const server = listen(app, pageCache, env, dev);
+  const isSecure = secureRequests(env);
+  // Uploads, at the listener from local copies under DATA_DIR (server/media/).
+  const media = await startMediaFiles({
+    database,
+    dataDir,
+    maxBytes: env.mediaCacheBytes,
+    security: securityOptionsOf(env),
+    isSecure,
+  });
+  const server = createSiteServer({ app, pageCache, env, isSecure, media: media.handle, dev });
   server.listen(env.port, env.host, () => {
     console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
   });
@@ -147,6 +158,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
       await workers.jobs.stop();
       await changes.pageCacheLink?.close();
       await changes.profileListener?.close();
+      await media.close();
       await database.close();
     },
     () => {
@@ -246,24 +258,42 @@ async function followChanges(
   return { pageCacheLink, profileListener };
 }
 
-/** The node:http server: cache hits at the listener (./fast-path.ts), the rest to the app. */
-function listen(
-  app: ReturnType<typeof createSiteApp>,
-  pageCache: PageCache | null,
-  env: Env,
-  dev: MainOptions["dev"],
-) {
+/** Whether a request came over https, as the full app decides (server/middleware/sender.ts). */
+function secureRequests(env: Env) {
   const trust = trustedProxies(env.trustProxy);
   const siteIsHttps = env.siteUrl.startsWith("https:");
+  return (req: IncomingMessage) =>
+    senderOf(trust, siteIsHttps, req.socket.remoteAddress, {
+      get: (name) => {
+        const value = req.headers[name];
+        return typeof value === "string" ? value : (value?.join(",") ?? null);
+      },
+    }).secure;
+}
+
+/**
+ * The node:http server: uploads and cache hits at the listener (./media/, ./fast-path.ts), the
+ * rest to the app. Exported for tests/built, which start it as the server does.
+ */
+export function createSiteServer({
+  app,
+  pageCache,
+  env,
+  isSecure = secureRequests(env),
+  media,
+  dev,
+}: {
+  app: ReturnType<typeof createSiteApp>;
+  pageCache: PageCache | null;
+  env: Env;
+  isSecure?: (req: IncomingMessage) => boolean;
+  media?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  dev?: MainOptions["dev"];
+}) {
   const listener = siteListener(app.fetch, pageCache, {
     showCacheStatus: env.pageCacheHeader,
-    isSecure: (req) =>
-      senderOf(trust, siteIsHttps, req.socket.remoteAddress, {
-        get: (name) => {
-          const value = req.headers[name];
-          return typeof value === "string" ? value : (value?.join(",") ?? null);
-        },
-      }).secure,
+    isSecure,
+    media,
   });
   const server = createServer(
     {
@@ -275,6 +305,8 @@ function listen(
     dev ? (req, res) => dev.middlewares(req, res, () => listener(req, res)) : listener,
   );
   server.maxConnections = CONNECTION_LIMITS.maxConnections;
+  // A socket with no traffic either way for this long is closed, whatever it was doing.
+  server.timeout = CONNECTION_LIMITS.idleSocketMs;
   return server;
 }
 

@@ -55,6 +55,11 @@ export class SiteHeaders {
     if (this.headers || response.status !== 200) return;
     const state = response.headers.get("x-page-cache");
     if (state !== "hit" && state !== "miss") return;
+    this.take(response);
+  }
+
+  /** Takes the site-wide headers from any response that carries them all (server/security.ts). */
+  take(response: Response) {
     const headers: [string, string][] = [];
     let policy: [string, string] | null = null;
     for (const [name, value] of response.headers) {
@@ -149,7 +154,8 @@ export function freshNonce(): string {
 type FetchCallback = Parameters<typeof getRequestListener>[0];
 
 /**
- * The node:http listener for the site: cache hits here, the rest through `fetch` (Hono).
+ * The node:http listener for the site: uploads and cache hits here, the rest through `fetch`
+ * (Hono).
  * `X-Page-Cache` is said only when `showCacheStatus` (PAGE_CACHE_HEADER): the app always sets
  * it, for this listener to learn from, and it is taken off here otherwise.
  */
@@ -159,10 +165,13 @@ export function siteListener(
   {
     showCacheStatus = true,
     isSecure,
+    media,
   }: {
     showCacheStatus?: boolean;
     /** Whether a request is https (server/middleware/sender.ts decides the same for the full app). */
     isSecure?: (req: IncomingMessage) => boolean;
+    /** Answers /media/ requests (server/media/); false for any other path. */
+    media?: (req: IncomingMessage, res: ServerResponse) => boolean;
   } = {},
 ) {
   const site = new SiteHeaders();
@@ -174,8 +183,10 @@ export function siteListener(
     }
     return response;
   });
-  if (!cache) return full;
+  if (!cache && !media) return full;
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (!serveCachedPage(cache, site, req, res, showCacheStatus, isSecure)) return full(req, res);
+    if (media?.(req, res)) return;
+    if (cache && serveCachedPage(cache, site, req, res, showCacheStatus, isSecure)) return;
+    return full(req, res);
   };
 }

@@ -23,6 +23,7 @@ import {
   keepStoredPolicyOn304,
   privateResponses,
   securityHeaders,
+  securityOptionsOf,
   strictTransportSecurity,
 } from "./security";
 
@@ -71,12 +72,7 @@ export function createHttpApp({
   app.use(sender(env));
   app.use(requestIds());
   app.use(keepStoredPolicyOn304());
-  app.use(
-    securityHeaders({
-      https: env.siteUrl.startsWith("https:"),
-      development: env.nodeEnv === "development",
-    }),
-  );
+  app.use(securityHeaders(securityOptionsOf(env)));
   app.use(strictTransportSecurity());
 
   app.get("/healthz", healthCheck(database));

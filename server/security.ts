@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 
+import type { Env } from "../app/lib/env.server";
 import { hasSessionCookie, PRIVATE_NO_STORE } from "./page-cache/middleware";
 import type { ResolvedRoute } from "./routing";
 
@@ -13,13 +14,21 @@ import type { ResolvedRoute } from "./routing";
 /** Strict-Transport-Security on https requests: a year, subdomains too. */
 export const HSTS = "max-age=31536000; includeSubDomains";
 
-export function securityHeaders({
-  https,
-  development,
-}: {
-  https: boolean;
-  development: boolean;
-}): MiddlewareHandler {
+/**
+ * Cross-Origin-Resource-Policy of uploads (/media, server/media/): any origin may embed them, so
+ * feed readers and other sites show a post's images; pages and the rest stay same-origin.
+ */
+export const MEDIA_RESOURCE_POLICY = "cross-origin";
+
+export type SecurityOptions = { https: boolean; development: boolean };
+
+/** The security headers' options for a configuration: the site's scheme, development or not. */
+export const securityOptionsOf = (env: Pick<Env, "siteUrl" | "nodeEnv">): SecurityOptions => ({
+  https: env.siteUrl.startsWith("https:"),
+  development: env.nodeEnv === "development",
+});
+
+export function securityHeaders({ https, development }: SecurityOptions): MiddlewareHandler {
   return secureHeaders({
     // Vite's development server injects unnonced scripts and a websocket: no CSP there.
     contentSecurityPolicy: development
@@ -73,7 +82,7 @@ export function securityHeaders({
 /**
  * `Cache-Control: private, no-store` on private routes (app/route-policy.ts: the owner's pages,
  * sign-in, the APIs), on anything answered to a request with a session cookie (but hashed
- * assets and uploads), and on every response that sets a cookie.
+ * assets; uploads never reach the app, server/media/), and on every response that sets a cookie.
  */
 export function privateResponses(): MiddlewareHandler<{ Variables: { route?: ResolvedRoute } }> {
   return async (c, next) => {
@@ -81,8 +90,8 @@ export function privateResponses(): MiddlewareHandler<{ Variables: { route?: Res
     const path = c.req.path;
     const cache = c.get("route")?.policy.cache;
     const privateRoute = cache === "private";
-    // Hashed assets and uploads are the same bytes for everyone, signed in or not.
-    const sharedFile = path.startsWith("/assets/") || cache === "immutable";
+    // Hashed assets are the same bytes for everyone, signed in or not.
+    const sharedFile = path.startsWith("/assets/");
     const withSession = hasSessionCookie(c.req.header("cookie")) && !sharedFile;
     if (privateRoute || withSession || c.res.headers.has("set-cookie")) {
       c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
@@ -112,4 +121,16 @@ export function keepStoredPolicyOn304(): MiddlewareHandler {
     await next();
     if (c.res.status === 304) c.res.headers.delete("Content-Security-Policy");
   };
+}
+
+/**
+ * The headers `securityHeaders` gives every response, as a response of the full app carries
+ * them (the CSP with a nonce of its own): for answers made outside Hono (server/media/), so both
+ * send the same headers by construction.
+ */
+export async function siteWideHeaders(options: SecurityOptions): Promise<Response> {
+  const app = new Hono();
+  app.use(securityHeaders(options));
+  app.get("*", (c) => c.body(null, 200));
+  return app.request("/");
 }

@@ -25,7 +25,13 @@ describe("parseEnv", () => {
       trustProxy: [],
       backupDir: undefined,
       backupKeep: 7,
+      mediaCacheBytes: 256 * 1024 * 1024,
     });
+  });
+
+  it("bounds the local copies of uploads in megabytes, 0 keeping none", () => {
+    expect(parseEnv({ MEDIA_CACHE_MB: "0" }).mediaCacheBytes).toBe(0);
+    expect(parseEnv({ MEDIA_CACHE_MB: "10" }).mediaCacheBytes).toBe(10 * 1024 * 1024);
   });
 
   it("listens on every address in production", () => {
@@ -64,6 +70,8 @@ describe("parseEnv", () => {
     ["SMTP_URL", "http://mail.example.com"],
     ["OWNER_EMAIL", "not-an-email"],
     ["SEED_DEMO", "maybe"],
+    ["MEDIA_CACHE_MB", "-1"],
+    ["MEDIA_CACHE_MB", "1.5"],
     ["NODE_ENV", "staging"],
   ])("stops on a wrong %s (%s) with a message naming it", (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);

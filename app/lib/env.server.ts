@@ -35,6 +35,11 @@ const urlWithProtocols = (protocols: string[], what: string) =>
 const PORTS = { min: 1, max: 65535 } as const;
 /** The page cache's memory bound, in MiB: its default and the range allowed. */
 const PAGE_CACHE_MB = { default: 64, min: 1, max: 4096 } as const;
+/**
+ * The local copies of uploaded files (server/media/), in MiB on disk under DATA_DIR: default and
+ * range; 0 keeps none (every file is read from the database each time).
+ */
+const MEDIA_CACHE_MB = { default: 256, min: 0, max: 1024 * 1024 } as const;
 const MiB = 1024 * 1024;
 
 const rawSchema = z.object({
@@ -124,6 +129,16 @@ const rawSchema = z.object({
       .max(PAGE_CACHE_MB.max, { error: `expected at most ${PAGE_CACHE_MB.max}` })
       .default(PAGE_CACHE_MB.default),
   ),
+  /** Upper bound of the local copies of uploads (DATA_DIR/media-cache), in megabytes. */
+  MEDIA_CACHE_MB: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a number of megabytes" })
+      .int({ error: "expected a whole number of megabytes" })
+      .min(MEDIA_CACHE_MB.min, { error: `expected at least ${MEDIA_CACHE_MB.min}` })
+      .max(MEDIA_CACHE_MB.max, { error: `expected at most ${MEDIA_CACHE_MB.max}` })
+      .default(MEDIA_CACHE_MB.default),
+  ),
 });
 
 export type Env = {
@@ -148,6 +163,8 @@ export type Env = {
   backupDir: string | undefined;
   backupKeep: number;
   pageCacheHeader: boolean;
+  /** How many bytes of uploads' local copies DATA_DIR/media-cache holds at most (0: none). */
+  mediaCacheBytes: number;
 };
 
 /** A setting's list: entries separated by commas or whitespace. */
@@ -218,5 +235,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       raw.PAGE_CACHE_HEADER === undefined
         ? raw.NODE_ENV !== "production"
         : isTrue(raw.PAGE_CACHE_HEADER),
+    mediaCacheBytes: raw.MEDIA_CACHE_MB * MiB,
   };
 }

@@ -56,6 +56,18 @@ export const CONNECTION_LIMITS = {
   /** An idle keep-alive connection is closed after this. */
   keepAliveMs: 5 * SECOND_MS,
   /**
+   * A file being sent (server/media/) whose client takes nothing of it for this long has its
+   * socket closed: a client that asks for the 10 MB CV and never reads holds a socket, a file
+   * handle and a bounded buffer for this long, not forever. Checked once per period, so the
+   * socket goes between one and two periods after the last byte the client took.
+   */
+  sendStallMs: 30 * SECOND_MS,
+  /**
+   * Any socket with no traffic either way for this long is closed (node:http's `timeout`): the
+   * backstop for every other response a client stops reading.
+   */
+  idleSocketMs: 2 * MINUTE_MS,
+  /**
    * How often those deadlines are checked (Node's default, 30 s, would let a slow client hold
    * its socket three times longer than `headersMs`).
    */

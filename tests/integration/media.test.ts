@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 
-import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
@@ -28,10 +27,7 @@ import {
   replaceCv,
   replacePhoto,
 } from "../../app/features/profile/profile.server";
-import type { Route } from "../../app/routes/+types/media";
-import { media } from "../../database/schema";
-import { loader } from "../../app/routes/media";
-import { drivers, queryRows, routeContext, skipReason, type TestDatabase } from "./databases";
+import { drivers, queryRows, skipReason, type TestDatabase } from "./databases";
 
 // Every file is made here, from code: no binary fixtures in the repository.
 
@@ -455,15 +451,6 @@ const photoOf = (
   })),
 });
 
-function callLoader(database: TestDatabase, file: string, headers: Record<string, string> = {}) {
-  const request = new Request(`http://localhost/media/${file}`, { headers });
-  return loader({
-    request,
-    context: routeContext(database),
-    params: { file },
-  } as unknown as Route.LoaderArgs) as Promise<Response>;
-}
-
 for (const driver of drivers) {
   describe.skipIf(skipReason(driver) !== null)(`stored media on ${driver.name}`, () => {
     let database: TestDatabase;
@@ -559,91 +546,6 @@ for (const driver of drivers) {
       for (const file of current!.files) {
         expect(await readMedia(database.db, file.hash), file.hash).toBeDefined();
       }
-    });
-
-    it("serves a photo's files by hash, immutable, never sniffed, revalidated with 304", async () => {
-      const stored = await upload(database, "photo", fixtures.png);
-      if (typeof stored === "string") throw new Error(stored);
-      for (const file of stored) {
-        const ext = file.contentType === "image/webp" ? "webp" : "jpg";
-        const response = await callLoader(database, `${file.hash}.${ext}`);
-        expect(response.status).toBe(200);
-        expect(Object.fromEntries(response.headers)).toEqual({
-          "cache-control": "public, max-age=31536000, immutable",
-          "content-length": String(file.size),
-          "content-type": file.contentType,
-          etag: `"${file.hash}"`,
-          "x-content-type-options": "nosniff",
-        });
-        const body = Buffer.from(await response.arrayBuffer());
-        expect(body.length).toBe(file.size);
-        const meta = await metadataOf(body);
-        expect([meta.width, meta.height]).toEqual([file.width, file.height]);
-        expect(meta.exif).toBeUndefined();
-
-        for (const ifNoneMatch of [
-          `"${file.hash}"`,
-          `W/"${file.hash}"`,
-          `"${"0".repeat(64)}", "${file.hash}"`,
-          "*",
-        ]) {
-          const again = await callLoader(database, `${file.hash}.${ext}`, {
-            "If-None-Match": ifNoneMatch,
-          });
-          expect(again.status, ifNoneMatch).toBe(304);
-          expect(again.headers.get("ETag")).toBe(`"${file.hash}"`);
-          expect(again.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
-          expect(await again.text()).toBe("");
-        }
-        const changed = await callLoader(database, `${file.hash}.${ext}`, {
-          "If-None-Match": `"${"0".repeat(64)}"`,
-        });
-        expect(changed.status).toBe(200);
-      }
-    });
-
-    it("serves the CV inline as cv.pdf, byte for byte", async () => {
-      const bytes = pdf();
-      // A plain Uint8Array, as the action reads a form's file (not a Node Buffer).
-      const stored = await upload(database, "cv", new Uint8Array(bytes));
-      if (typeof stored === "string") throw new Error(stored);
-      const response = await callLoader(database, `${stored[0]!.hash}.pdf`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get("Content-Type")).toBe("application/pdf");
-      expect(response.headers.get("Content-Disposition")).toBe('inline; filename="cv.pdf"');
-      expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
-      expect(response.headers.get("Content-Length")).toBe(String(bytes.length));
-      expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
-    });
-
-    it("answers 404 to a malformed name, an unknown hash, or another type's extension", async () => {
-      const stored = await upload(database, "photo", fixtures.webp);
-      if (typeof stored === "string") throw new Error(stored);
-      const webp = stored[0]!.hash;
-      const unknown = "0".repeat(64);
-      for (const file of [
-        "nothing",
-        `${webp}`,
-        `${webp}.svg`,
-        `${webp}.html`,
-        `${webp}.webp.html`,
-        `${webp.toUpperCase()}.webp`,
-        `${webp.slice(0, 63)}.webp`,
-        `${unknown}.webp`,
-        `${webp}.jpg`,
-        `${webp}.png`,
-        `${webp}.pdf`,
-      ]) {
-        const response = await callLoader(database, file);
-        expect(response.status, file).toBe(404);
-        expect(response.headers.get("Cache-Control"), file).toBeNull();
-        // The same with a revalidation: a file that is gone is not "not modified".
-        const revalidated = await callLoader(database, file, { "If-None-Match": "*" });
-        expect(revalidated.status, file).toBe(404);
-      }
-      expect((await callLoader(database, `${webp}.webp`)).status).toBe(200);
-      await database.db.delete(media).where(eq(media.purpose, "photo"));
-      expect((await callLoader(database, `${webp}.webp`)).status).toBe(404);
     });
   });
 }

@@ -1,12 +1,12 @@
 /**
  * The `media` table: uploaded files kept in the database, so every instance serves the same
- * files, at /media/{sha256}.{ext} (app/routes/media.ts). What reaches it has passed
+ * files, at /media/{sha256}.{ext} (server/media/). What reaches it has passed
  * ./processing.server.ts.
  */
 
 import { createHash } from "node:crypto";
 
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { media } from "../../../database/schema";
@@ -65,4 +65,13 @@ export async function readMediaInfo(db: Database, hash: string) {
     .where(eq(media.hash, hash))
     .limit(1);
   return row;
+}
+
+/** Which of `hashes` are stored, without their bytes (local copies are checked against it). */
+export async function readMediaInfos(db: Database, hashes: readonly string[]) {
+  if (hashes.length === 0) return [];
+  return db
+    .select({ hash: media.hash, contentType: media.contentType, size: media.size })
+    .from(media)
+    .where(inArray(media.hash, [...hashes]));
 }
