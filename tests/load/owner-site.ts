@@ -7,6 +7,7 @@ import path from "node:path";
 import { expect } from "vitest";
 
 import {
+  errorLines,
   findPostSlug,
   OWNER_PASSWORD,
   sleep,
@@ -59,7 +60,8 @@ export const postgresStorage = (url: string): Storage => ({
     // PGlite is not used, but the server still keeps its lock and backups in a data folder.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "portfolio-owner-"));
     return {
-      env: { DATABASE_URL: url, DATA_DIR: dataDir },
+      // A new database has no posts unless seeded (PGlite's new data folder starts from the demo).
+      env: { DATABASE_URL: url, DATA_DIR: dataDir, SEED_DEMO: "true" },
       remove: () => rmSync(dataDir, { recursive: true, force: true }),
     };
   },
@@ -102,12 +104,18 @@ export class OwnerSite {
     await this.close();
     const { env, remove } = this.storage.prepare();
     this.remove = remove;
-    this.server = await startServer(this.port, env);
+    try {
+      this.server = await startServer(this.port, env);
+      await this.signIn();
+      this.pagePath = `/blog/${await findPostSlug(this.base)}`;
+      await this.warm();
+    } catch (error) {
+      // Half ready is not ready: the next action starts again from nothing.
+      this.dirty = true;
+      await this.close();
+      throw error;
+    }
     this.dirty = false;
-    await this.signIn();
-    const slug = await findPostSlug(this.base);
-    this.pagePath = `/blog/${slug}`;
-    await this.warm();
     return this.server;
   }
 
@@ -178,6 +186,7 @@ export class OwnerSite {
       pid: server.child.pid!,
     });
     await sleep(300);
+    const errorsBefore = errorLines(server).length;
     const started = performance.now();
     let result: ActionResult;
     try {
@@ -205,6 +214,10 @@ export class OwnerSite {
     if (!(figures.rss.peakMb < RSS_LIMIT_MB)) {
       problems.push(`peak RSS ${Math.round(figures.rss.peakMb)} MB >= ${RSS_LIMIT_MB} MB`);
     }
+    const logged = errorLines(server).slice(errorsBefore);
+    if (logged.length > 0) {
+      problems.push(`the server logged ${logged.length} errors, the first: ${brief(logged[0]!)}`);
+    }
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       problems.push(`the server exited (${server.child.exitCode ?? server.child.signalCode})`);
       this.dirty = true;
@@ -212,10 +225,8 @@ export class OwnerSite {
     const row: Row = { action, outcome: result.outcome, ms, probe: figures, problems };
     this.rows.push(row);
     console.log(`${this.storage.name}: ${action}\n${table([row])}`);
-    expect(
-      problems,
-      `${action} (${this.storage.name}); server output:\n${tail(server, 15)}`,
-    ).toEqual([]);
+    const output = tail(server, 5).split("\n").map(brief).join("\n");
+    expect(problems, `${action} (${this.storage.name}); server output:\n${output}`).toEqual([]);
   }
 
   /** Stops the server (at once when it was left busy) and removes its data. */
@@ -228,6 +239,17 @@ export class OwnerSite {
     this.remove?.();
     this.remove = null;
   }
+}
+
+/** A log line cut short: the event and the error, without the stack. */
+function brief(line: string) {
+  try {
+    const { event, error } = JSON.parse(line) as { event?: string; error?: string };
+    if (event) return `${event}${error ? `: ${error.slice(0, 200)}` : ""}`;
+  } catch {
+    // not one of the server's JSON lines
+  }
+  return line.slice(0, 200);
 }
 
 export function cvForm(cv: Cv) {
