@@ -273,26 +273,28 @@ export type Download = {
   error?: string;
 };
 
-/** One client's GET on a connection of its own, reading and hashing the body as it arrives. */
-export function download(url: string, signal: AbortSignal): Promise<Download> {
+/**
+ * One client's GET on a connection of its own, reading the body as it arrives, and hashing it
+ * when `hash` (SHA-256, hex; "" otherwise).
+ */
+export function download(url: string, signal: AbortSignal, hash: boolean): Promise<Download> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const hash = createHash("sha256");
+    const digest = hash ? createHash("sha256") : null;
     let bytes = 0;
     let status = 0;
-    const done = (error?: string) =>
-      resolve({
-        status,
-        bytes,
-        sha256: hash.digest("hex"),
-        ms: performance.now() - started,
-        error,
-      });
+    let finished = false;
+    const done = (error?: string) => {
+      if (finished) return;
+      finished = true;
+      const sha256 = digest?.digest("hex") ?? "";
+      resolve({ status, bytes, sha256, ms: performance.now() - started, error });
+    };
     const request = http.get(url, { agent: false, signal }, (response) => {
       status = response.statusCode ?? 0;
       response.on("data", (chunk: Buffer) => {
         bytes += chunk.length;
-        hash.update(chunk);
+        digest?.update(chunk);
       });
       response.on("end", () => done());
       response.on("error", (error) => done(error.message));
