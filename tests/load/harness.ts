@@ -40,6 +40,8 @@ export type ServerProcess = {
   output(): string;
   /** SIGTERM, then the exit code (SIGKILL after 20 s, which yields null). */
   stop(): Promise<number | null>;
+  /** SIGKILL at once (a server still busy with work the test gave up on), then its exit. */
+  kill(): Promise<void>;
 };
 
 /** Starts the built production server (`node server.js`) and waits for `/healthz` to answer 200. */
@@ -76,6 +78,11 @@ export async function startServer(port: number, env: Record<string, string>) {
       const code = await exited;
       clearTimeout(killer);
       return code;
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await exited;
     },
   };
   try {
