@@ -29,6 +29,7 @@ const INHERITED_SETTINGS = [
   "CONTACT_RATE_LIMIT",
   "OWNER_PASSWORD",
   "PAGE_CACHE_HEADER",
+  "MEDIA_CACHE_MB",
 ];
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
