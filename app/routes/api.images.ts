@@ -8,17 +8,19 @@ import {
   UPLOAD_TEXT,
   uploadTooLargeText,
 } from "~/features/media";
-import { processImage, storeMedia } from "~/features/media/index.server";
+import { processImage, refusalAnswer, storeMedia } from "~/features/media/index.server";
 
 import type { Route } from "./+types/api.images";
 
-const refuse = (error: string, status = 400) => data({ ok: false, error }, { status });
+const refuse = (error: string, status = 400, headers: HeadersInit = {}) =>
+  data({ ok: false, error }, { status, headers });
 
 /**
  * POST /api/images: an image for a post (owner only), as the `image` field of a multipart form,
  * whatever type its part claims (the bytes decide). Answers 201 with what the editor inserts
  * (the fallback file's URL, the WebP `srcset`, the dimensions), or 400/413 with the text to
- * show. Nothing is stored unless every file was made.
+ * show, or 503 when the server is processing too many images already. Nothing is stored unless
+ * every file was made.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
@@ -33,7 +35,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(file instanceof File) || file.size === 0) return refuse(UPLOAD_TEXT.noFile);
   if (file.size > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
   const processed = await processImage(new Uint8Array(await file.arrayBuffer()));
-  if (!processed.ok) return refuse(processed.error);
+  if (!processed.ok) {
+    const { status, headers } = refusalAnswer(processed);
+    return refuse(processed.error, status, headers);
+  }
   const stored = await storeMedia(context.get(appContext).db, "image", processed.files);
   return data({ ok: true, image: postImageOf(stored) }, { status: 201 });
 }

@@ -1,2 +1,2 @@
-export { processCv, processImage, processPhoto } from "./processing.server";
+export { processCv, processImage, processPhoto, refusalAnswer } from "./processing.server";
 export { readMedia, readMediaInfo, storeMedia } from "./store.server";

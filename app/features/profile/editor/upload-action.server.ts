@@ -1,6 +1,6 @@
 import type { Database } from "../../../../database/db.server";
 import { UPLOAD_TEXT } from "~/features/media";
-import { processCv, processPhoto, storeMedia } from "~/features/media/index.server";
+import { processCv, processPhoto, refusalAnswer, storeMedia } from "~/features/media/index.server";
 
 import { replaceCv, replacePhoto } from "../profile.server";
 import { done, failed, fileOf, intentOf, unknownIntent, type Answer } from "./form.server";
@@ -19,7 +19,7 @@ export async function editPhoto(db: Database, form: FormData): Promise<Answer> {
   const bytes = await fileOf(form);
   if (!bytes) return failed("photo", 400, UPLOAD_TEXT.noFile);
   const processed = await processPhoto(bytes);
-  if (!processed.ok) return failed("photo", 400, processed.error);
+  if (!processed.ok) return failed("photo", refusalAnswer(processed).status, processed.error);
   const stored = await storeMedia(db, "photo", processed.files);
   await replacePhoto(db, {
     files: stored.map((f) => ({
