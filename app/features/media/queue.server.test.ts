@@ -28,21 +28,21 @@ describe("the processing queue", () => {
   it("runs one job at a time, in the order they came", async () => {
     const log: string[] = [];
     const queue = createJobQueue(3);
-    const [a, b, c] = ["a", "b", "c"].map((name) => controllable(name, log));
+    const [a, b, c] = [controllable("a", log), controllable("b", log), controllable("c", log)];
     const results = [a, b, c].map(({ job }) => queue.run(job));
     await settle();
     expect(log).toEqual(["start a"]);
     expect([queue.busy, queue.waiting]).toEqual([true, 2]);
 
     // Finishing a later job first changes nothing: b has not started, so c waits behind it.
-    c!.finish();
+    c.finish();
     await settle();
     expect(log).toEqual(["start a"]);
-    a!.finish();
+    a.finish();
     await settle();
     expect(log).toEqual(["start a", "start b"]);
     expect(queue.waiting).toBe(1);
-    b!.finish();
+    b.finish();
     await settle();
     expect(log).toEqual(["start a", "start b", "start c"]);
 
@@ -57,20 +57,20 @@ describe("the processing queue", () => {
   it("answers busy at once past the places, and takes jobs again once one is free", async () => {
     const log: string[] = [];
     const queue = createJobQueue(2);
-    const [a, b, c] = ["a", "b", "c"].map((name) => controllable(name, log));
+    const [a, b, c] = [controllable("a", log), controllable("b", log), controllable("c", log)];
     const accepted = [a, b, c].map(({ job }) => queue.run(job));
     const refused = controllable("d", log);
     expect(await queue.run(refused.job)).toEqual({ ok: false, busy: true });
     expect(log).toEqual(["start a"]);
 
-    a!.finish();
+    a.finish();
     await settle();
     // a's end freed a place: e waits behind c.
     const e = controllable("e", log);
     const later = queue.run(e.job);
     expect(queue.waiting).toBe(2);
     for (const job of [b, c, e]) {
-      job!.finish();
+      job.finish();
       await settle();
     }
     expect(log).toEqual(["start a", "start b", "start c", "start e"]);
