@@ -79,6 +79,27 @@ describe("an animated post image", () => {
     expect(UPLOAD_TEXT.animationTooManyPixels).toContain("25 megapixels over all its frames");
   });
 
+  it("is refused the same way as an animated WebP", async () => {
+    // 26 frames of 1000 × 1000: just over the limit.
+    // Each frame its own grey: an encoder merges identical frames into one.
+    const frame = 1000 * 1000 * 3;
+    const frames = Buffer.alloc(26 * frame);
+    for (let i = 0; i < 26; i++) frames.fill(i * 9, i * frame, (i + 1) * frame);
+    const webp = await sharp(frames, {
+      raw: { width: 1000, height: 26_000, channels: 3, pageHeight: 1000 },
+      animated: true,
+    })
+      .webp({ effort: 0 })
+      .toBuffer();
+    expect((await sharp(webp).metadata()).pages).toBe(26);
+    opened.length = 0;
+    expect(await processImage(webp)).toEqual({
+      ok: false,
+      error: UPLOAD_TEXT.animationTooManyPixels,
+    });
+    expect(openingsOf(webp)).toEqual({ headers: 1, decodes: 0 });
+  });
+
   it("within the limit stays animated, with its timing, from one decode of every frame", async () => {
     // 3 × 2000 × 1000 = 6 megapixels: every width, and a GIF fallback.
     const gif = await animatedGif(3, 2000, 1000, [100, 200, 300]);
