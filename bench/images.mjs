@@ -7,11 +7,10 @@
 // Columns: the answers' statuses; the upload's wall time; the CPU time the process spent in it
 // and "cores", that CPU time over the wall time (how many of the machine's cores the upload kept
 // busy: with 2 cores, anything near 2 leaves nothing to the requests); the process's RSS before
-// it and its highest RSS while it ran (sampled every 10 ms: PGlite's own memory is most of it,
-// and pages freed before the upload are reused unseen, so two more columns show the upload's
-// own share); the highest of libvips' pixel memory (its tracked allocations' high-water mark)
-// and of memory outside JavaScript's heap (Buffers, the raw pixels sharp hands back) above
-// where it was; the event loop's worst delay.
+// it and its highest RSS while it ran (sampled every 10 ms; PGlite's own memory is most of it,
+// and pages freed before the upload are reused unseen, so RSS shows only what outgrew them);
+// libvips' pixel memory (the high-water mark of its tracked allocations; raw pixels handed to
+// JavaScript are not among them); the event loop's worst delay.
 //
 //   --build DIR     the build to run, relative to the repository (default: build)
 //   --before DIR    also run each case on this build (e.g. a copy of an older build, under
@@ -125,14 +124,10 @@ async function child(name, fixturesDir, build) {
     global.gc?.();
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
-    const buffersBefore = process.memoryUsage().external;
-    let buffersPeak = buffersBefore;
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     const sample = () => {
-      const { rss, external } = process.memoryUsage();
-      rssPeak = Math.max(rssPeak, rss);
-      buffersPeak = Math.max(buffersPeak, external);
+      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
     };
     const sampler = setInterval(sample, 10);
     const cpu = process.cpuUsage();
@@ -153,7 +148,6 @@ async function child(name, fixturesDir, build) {
       rssPeak: rssPeak / MB,
       // In MB already.
       vipsPeak: sharp.cache().memory.high,
-      buffersPeak: (buffersPeak - buffersBefore) / MB,
       loopMax: delay.max / 1e6,
       threads: sharp.concurrency(),
     };
@@ -200,9 +194,9 @@ if (values.child) {
     const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
     console.log(`\nImage uploads (POST /api/images), ${os.cpus().length} cores\n`);
     console.log(
-      "| case | build | KB | status | time, ms | CPU, ms | cores | RSS before, MB | peak RSS, MB | libvips peak, MB | external peak, MB | event loop max, ms | sharp threads |",
+      "| case | build | KB | status | time, ms | CPU, ms | cores | RSS before, MB | peak RSS, MB | libvips peak, MB | event loop max, ms | sharp threads |",
     );
-    console.log("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const row of rows) {
       const cells = [
         CASES[row.name].label,
@@ -215,7 +209,6 @@ if (values.child) {
         fmt(row.rssBefore),
         fmt(row.rssPeak),
         fmt(row.vipsPeak),
-        fmt(row.buffersPeak),
         fmt(row.loopMax, 1),
         row.threads,
       ];
