@@ -8,19 +8,21 @@ import {
   UPLOAD_TEXT,
   uploadTooLargeText,
 } from "~/features/media";
-import { processImage, storeMedia } from "~/features/media/index.server";
+import { processImage, refusalAnswer, storeMedia } from "~/features/media/index.server";
 import { storeUpload } from "~/lib/storage-faults.server";
 
 import type { Route } from "./+types/api.images";
 
-const refuse = (error: string, status = 400) => data({ ok: false, error }, { status });
+const refuse = (error: string, status = 400, headers: HeadersInit = {}) =>
+  data({ ok: false, error }, { status, headers });
 
 /**
  * POST /api/images: an image for a post (owner only), as the `image` field of a multipart form,
  * whatever type its part claims (the bytes decide). Answers 201 with what the editor inserts
  * (the fallback file's URL, the WebP `srcset`, the dimensions), or 400/413 with the text to
- * show (507/503 when the disk is full or the database is gone: storeUpload). Nothing is stored
- * unless every file was made, and the files are stored in one statement.
+ * show, or 503 when the server is processing too many images already (507/503 when the disk is
+ * full or the database is gone: storeUpload). Nothing is stored unless every file was made, and
+ * the files are stored in one statement.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
@@ -35,7 +37,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(file instanceof File) || file.size === 0) return refuse(UPLOAD_TEXT.noFile);
   if (file.size > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
   const processed = await processImage(new Uint8Array(await file.arrayBuffer()));
-  if (!processed.ok) return refuse(processed.error);
+  if (!processed.ok) {
+    const { status, headers } = refusalAnswer(processed);
+    return refuse(processed.error, status, headers);
+  }
   const { db, env } = context.get(appContext);
   const stored = await storeUpload(env, processed.files, () =>
     storeMedia(db, "image", processed.files),

@@ -5,34 +5,80 @@
  * the type the browser claimed), its size is capped before anything reads it, and a photo is
  * decoded and encoded again, so what is served is pixels this server wrote: no EXIF (GPS
  * position, camera serial), no ICC or XMP, nothing appended after the image.
+ *
+ * The checks read headers only and run at once; the decoding and encoding (./image-files.server.ts)
+ * run one upload at a time in this process, in a queue with a few places (./queue.server.ts), so
+ * uploads never decode side by side and a flood of them is answered "busy" at once.
  */
 
 import { fileTypeFromBuffer } from "file-type";
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import sharp, { type Metadata } from "sharp";
 
 import {
+  animatedImageFiles,
+  DECODE,
+  photoFiles,
+  stillImageFiles,
+  type ProcessedFile,
+} from "./image-files.server";
+import { createJobQueue } from "./queue.server";
+import {
+  ANIMATION_MAX_PIXELS,
   IMAGE_WIDTHS,
   PHOTO_MAX_PIXELS,
+  PROCESSING_MAX_WAITING,
+  PROCESSING_RETRY_MS,
   PHOTO_WIDTHS,
   UPLOAD_LIMITS,
   UPLOAD_TEXT,
   uploadTooLargeText,
   uploadTypeText,
-  type MediaType,
 } from "./uploads";
 
-/** One file ready to store: its bytes, their type, and a photo's dimensions. */
-export type ProcessedFile = {
-  contentType: MediaType;
-  bytes: Uint8Array;
-  width: number | null;
-  height: number | null;
-};
+export type { ProcessedFile } from "./image-files.server";
 
-export type ProcessResult = { ok: true; files: ProcessedFile[] } | { ok: false; error: string };
+/**
+ * An upload refused: the text the owner sees, and `busy` when it was not even looked at because
+ * the server is processing other images (see `refusalAnswer`).
+ */
+export type Refusal = { ok: false; error: string; busy?: true };
+export type ProcessResult = { ok: true; files: ProcessedFile[] } | Refusal;
 
-type Refusal = { ok: false; error: string };
 const refuse = (error: string): Refusal => ({ ok: false, error });
+
+/**
+ * The HTTP status and headers of a refusal: 503 with Retry-After when the server was busy (the
+ * same file will be accepted later), 400 otherwise (this file never will).
+ */
+export const refusalAnswer = (
+  refusal: Refusal,
+): { status: 400 | 503; headers: Record<string, string> } =>
+  refusal.busy
+    ? {
+        status: 503,
+        headers: { "Retry-After": String(Math.ceil(PROCESSING_RETRY_MS / 1000)) },
+      }
+    : { status: 400, headers: {} };
+
+/**
+ * libvips' own threads for one image, and its operation cache. The default is a thread per
+ * core, so one upload took both of this machine's cores from the requests; one thread leaves
+ * the others to the site (bench/images.mjs measures both). The cache keeps recent operations'
+ * results for reuse, which one-off uploads never have: off, so a processed upload's memory is
+ * given back at once.
+ */
+export const SHARP_THREADS = 1;
+sharp.concurrency(SHARP_THREADS);
+sharp.cache(false);
+
+/** The image pipeline's turns: one job at a time in this process, a few waiting (./queue.server.ts). */
+const processing = createJobQueue(PROCESSING_MAX_WAITING);
+
+/** Runs the decoding and encoding in its turn, or refuses at once when too many wait. */
+async function inTurn(work: () => Promise<ProcessResult>): Promise<ProcessResult> {
+  const queued = await processing.run(work);
+  return queued.ok ? queued.value : { ok: false, error: UPLOAD_TEXT.busy, busy: true };
+}
 
 /**
  * The photo types accepted, as file-type names them, and the decoder sharp must find for each:
@@ -48,19 +94,6 @@ const PHOTO_DECODERS: Record<string, string> = {
 
 /** The post image types accepted, with sharp's decoder for each (as PHOTO_DECODERS). */
 const IMAGE_DECODERS: Record<string, string> = { ...PHOTO_DECODERS, "image/gif": "gif" };
-
-/** Encoder settings: sharp's defaults, and mozjpeg for the JPEG (smaller at the same quality). */
-const WEBP_OPTIONS = { quality: 80 } as const;
-const JPEG_OPTIONS = { quality: 85, mozjpeg: true } as const;
-/** What a transparent photo's JPEG shows through (JPEG has no transparency). */
-const JPEG_BACKGROUND = "#ffffff";
-
-/**
- * How sharp reads an upload. `failOn: "warning"` (its default, named here because it matters):
- * a truncated or corrupt file is refused rather than decoded into grey. The pixel limit is
- * checked against the header first (processPhoto), so this one is a second guard.
- */
-const DECODE = { failOn: "warning", limitInputPixels: PHOTO_MAX_PIXELS } as const;
 
 /** How far into a file to look for SVG's root element (past an XML prolog, comments, a doctype). */
 const MARKUP_SNIFF_BYTES = 4096;
@@ -91,7 +124,7 @@ type Picture = {
   ok: true;
   mime: string;
   header: Metadata & { width: number; height: number };
-  /** Frames counted against the pixel limit: 1 for a photo, every frame of a post's image. */
+  /** Its frames: 1 for a photo or a still image, every frame of a post's animation. */
   pages: number;
 };
 
@@ -119,13 +152,17 @@ async function checkPicture(
     : undefined;
   if (!decoder) return refuse(wrongType);
   try {
-    // The header only: the dimensions are known before a single pixel is decoded.
+    // The header only: the dimensions and the frame count are known before a single pixel is
+    // decoded (for a GIF, its frames' headers are scanned, their pixels are not decompressed).
     const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
     if (header.format !== decoder || !header.width || !header.height) return refuse(wrongType);
     const animated = kind === "image" && (decoder === "gif" || decoder === "webp");
     const pages = animated ? (header.pages ?? 1) : 1;
-    if (header.width * header.height * pages > PHOTO_MAX_PIXELS) {
+    if (header.width * header.height > PHOTO_MAX_PIXELS) {
       return refuse(kind === "photo" ? UPLOAD_TEXT.tooManyPixels : UPLOAD_TEXT.imageTooManyPixels);
+    }
+    if (pages > 1 && header.width * header.height * pages > ANIMATION_MAX_PIXELS) {
+      return refuse(UPLOAD_TEXT.animationTooManyPixels);
     }
     return {
       ok: true,
@@ -147,40 +184,16 @@ async function checkPicture(
 export async function processPhoto(bytes: Uint8Array): Promise<ProcessResult> {
   const checked = await checkPicture(bytes, "photo");
   if (!checked.ok) return checked;
-  const notAPhoto = uploadTypeText("photo");
   const side = Math.min(checked.header.width, checked.header.height);
-
-  const widths = photoWidths(side);
-  const largest = widths[widths.length - 1]!;
-  let square: { data: Buffer; info: OutputInfo };
-  try {
-    // Decoded once, turned upright (EXIF orientation), cropped to a centred square at the
-    // largest width; every file is then made from these raw pixels, which carry no metadata.
-    square = await sharp(bytes, DECODE)
-      .rotate()
-      .resize(largest, largest, { fit: "cover" })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-  } catch {
-    // A file that claims to be a JPEG, PNG or WebP but does not decode: the owner's problem to
-    // fix (another file), not a server error.
-    return refuse(notAPhoto);
-  }
-  const { width, height, channels } = square.info;
-  const pixels = () => sharp(square.data, { raw: { width, height, channels } });
-
-  // No withMetadata/keepExif anywhere: sharp writes no metadata unless told to.
-  const files: ProcessedFile[] = [];
-  for (const size of widths) {
-    const webp = await pixels().resize(size, size).webp(WEBP_OPTIONS).toBuffer();
-    files.push({ contentType: "image/webp", bytes: webp, width: size, height: size });
-  }
-  const jpeg = await pixels()
-    .flatten({ background: JPEG_BACKGROUND })
-    .jpeg(JPEG_OPTIONS)
-    .toBuffer();
-  files.push({ contentType: "image/jpeg", bytes: jpeg, width: largest, height: largest });
-  return { ok: true, files };
+  return inTurn(async () => {
+    try {
+      return { ok: true, files: await photoFiles(bytes, photoWidths(side)) };
+    } catch {
+      // A file that claims to be a JPEG, PNG or WebP but does not decode: the owner's problem
+      // to fix (another file), not a server error.
+      return refuse(uploadTypeText("photo"));
+    }
+  });
 }
 
 /**
@@ -198,8 +211,9 @@ export function imageWidths(width: number): number[] {
  * first), then one file in the upload's own format at the largest width for browsers without
  * WebP (none is added for a WebP upload: its largest WebP is that). An animated GIF stays
  * animated in both. Refuses, with the text the owner sees, a file over the size limit, SVG,
- * anything not a JPEG, PNG, WebP or GIF by its bytes or that does not decode, and an image of
- * more than PHOTO_MAX_PIXELS. Like a photo, it is decoded and encoded again: no metadata stays.
+ * anything not a JPEG, PNG, WebP or GIF by its bytes or that does not decode, an image of more
+ * than PHOTO_MAX_PIXELS and an animation of more than ANIMATION_MAX_PIXELS over all its frames.
+ * Like a photo, it is decoded (once) and encoded again: no metadata stays.
  */
 export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
   const checked = await checkPicture(bytes, "image");
@@ -210,90 +224,17 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
 
   const widths = imageWidths(width);
   const fallbackType = mime === "image/apng" ? "image/png" : mime;
-  try {
-    const files =
-      pages > 1
-        ? await animatedImageFiles(bytes, widths, fallbackType)
-        : await stillImageFiles(bytes, widths, fallbackType);
-    return { ok: true, files };
-  } catch {
-    return refuse(uploadTypeText("image"));
-  }
-}
-
-/** An animation's files: WebP at each width, and a GIF at the largest for a GIF upload. */
-async function animatedImageFiles(
-  bytes: Uint8Array,
-  widths: number[],
-  fallbackType: string,
-): Promise<ProcessedFile[]> {
-  // Frames cannot go through one raw buffer: each file is made from the upload itself.
-  const frames = (size: number) =>
-    sharp(bytes, { ...DECODE, animated: true }).resize({ width: size });
-  const files: ProcessedFile[] = [];
-  for (const size of widths) {
-    const { data, info } = await frames(size)
-      .webp(WEBP_OPTIONS)
-      .toBuffer({ resolveWithObject: true });
-    files.push(fileOf("image/webp", data, info));
-  }
-  if (fallbackType === "image/gif") {
-    const largest = widths[widths.length - 1]!;
-    const { data, info } = await frames(largest).gif().toBuffer({ resolveWithObject: true });
-    files.push(fileOf("image/gif", data, info));
-  }
-  return files;
-}
-
-/** A still image's files: WebP at each width, and the upload's own format at the largest. */
-async function stillImageFiles(
-  bytes: Uint8Array,
-  widths: number[],
-  fallbackType: string,
-): Promise<ProcessedFile[]> {
-  // Decoded once (JPEG shrinks while decoding), turned upright, at the largest width; every
-  // file is then made from these raw pixels, which carry no metadata.
-  const decoded = await sharp(bytes, DECODE)
-    .rotate()
-    .resize({ width: widths[widths.length - 1]! })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const raw = decoded.info;
-  const pixels = () =>
-    sharp(decoded.data, {
-      raw: { width: raw.width, height: raw.height, channels: raw.channels },
-    });
-  const files: ProcessedFile[] = [];
-  for (const size of widths) {
-    const { data, info } = await pixels()
-      .resize({ width: size })
-      .webp(WEBP_OPTIONS)
-      .toBuffer({ resolveWithObject: true });
-    files.push(fileOf("image/webp", data, info));
-  }
-  const fallback =
-    fallbackType === "image/jpeg"
-      ? pixels().flatten({ background: JPEG_BACKGROUND }).jpeg(JPEG_OPTIONS)
-      : fallbackType === "image/png"
-        ? pixels().png()
-        : fallbackType === "image/gif"
-          ? pixels().gif()
-          : null;
-  if (fallback) {
-    const { data, info } = await fallback.toBuffer({ resolveWithObject: true });
-    files.push(fileOf(fallbackType as MediaType, data, info));
-  }
-  return files;
-}
-
-/** A converted file with the dimensions its encoder reported (one frame's, for animations). */
-function fileOf(contentType: MediaType, data: Buffer, info: OutputInfo): ProcessedFile {
-  return {
-    contentType,
-    bytes: data,
-    width: info.width,
-    height: info.pageHeight ?? info.height,
-  };
+  return inTurn(async () => {
+    try {
+      const files =
+        pages > 1
+          ? await animatedImageFiles(bytes, header, widths, fallbackType)
+          : await stillImageFiles(bytes, widths, fallbackType);
+      return { ok: true, files };
+    } catch {
+      return refuse(uploadTypeText("image"));
+    }
+  });
 }
 
 /**

@@ -3,10 +3,13 @@ import { describe, expect, it } from "vitest";
 import { formatBytes } from "~/lib/format";
 import { PHOTO_SIZE } from "~/features/site";
 import {
+  ANIMATION_MAX_PIXELS,
   mediaUrl,
   parseMediaFile,
   PHOTO_MAX_PIXELS,
   PHOTO_WIDTHS,
+  PROCESSING_MAX_WAITING,
+  PROCESSING_RETRY_MS,
   UPLOAD_ACCEPT,
   UPLOAD_LIMITS,
   UPLOAD_TEXT,
@@ -27,6 +30,17 @@ describe("the upload texts", () => {
     expect(uploadTooLargeText("cv")).toBe("The CV is larger than 10 MB.");
     expect(PHOTO_MAX_PIXELS).toBe(50_000_000);
     expect(UPLOAD_TEXT.tooManyPixels).toBe("The photo is larger than 50 megapixels.");
+  });
+
+  it("say the animation limit and how long to wait when the server is busy", () => {
+    expect(ANIMATION_MAX_PIXELS).toBe(25_000_000);
+    expect(UPLOAD_TEXT.animationTooManyPixels).toBe(
+      "The animation is larger than 25 megapixels over all its frames (frames × width × height): use fewer frames or smaller ones.",
+    );
+    expect([PROCESSING_MAX_WAITING, PROCESSING_RETRY_MS]).toEqual([4, 5000]);
+    expect(UPLOAD_TEXT.busy).toBe(
+      "The server is already processing 5 images: try again in 5 seconds.",
+    );
   });
 
   it("follow the limits when they change", () => {

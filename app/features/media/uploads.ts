@@ -8,7 +8,7 @@
  * before sending it, and the home page builds the photo's URLs with `mediaUrl`.
  */
 
-import { formatBytes, formatCount } from "~/lib/format";
+import { formatBytes, formatCount, formatDuration, SECOND_MS } from "~/lib/format";
 
 export type UploadKind = "photo" | "cv" | "image";
 
@@ -29,6 +29,22 @@ export const UPLOAD_LIMITS = {
  * still takes a 48-megapixel phone camera's full-size photo (8000 × 6000).
  */
 export const PHOTO_MAX_PIXELS = 50 * 1000 ** 2;
+
+/**
+ * The most pixels an animation (a post's GIF or WebP) may have over all its frames, frames ×
+ * width × height, read from its header before a frame is decoded: every frame is decoded and
+ * held at once while its files are made. 25 megapixels is 25 frames of 1000 × 1000 or 100 of
+ * 500 × 500, and at most 100 MB of pixels in memory.
+ */
+export const ANIMATION_MAX_PIXELS = 25 * 1000 ** 2;
+
+/**
+ * Image uploads (photos and post images) are decoded and encoded one at a time per server
+ * instance; this many more may wait their turn, and an upload past them is answered at once
+ * that the server is busy (503), with a Retry-After of PROCESSING_RETRY_MS.
+ */
+export const PROCESSING_MAX_WAITING = 4;
+export const PROCESSING_RETRY_MS = 5 * SECOND_MS;
 
 /**
  * The square sizes a photo is served in, smallest first: the home page shows it at 160 × 160
@@ -135,6 +151,8 @@ export const UPLOAD_TEXT = {
   imageSvg: `SVG images are not accepted: upload a ${typeNames("image")}.`,
   tooManyPixels: `The photo is larger than ${formatCount(PHOTO_MAX_PIXELS / 1000 ** 2)} megapixels.`,
   imageTooManyPixels: `The image is larger than ${formatCount(PHOTO_MAX_PIXELS / 1000 ** 2)} megapixels.`,
+  animationTooManyPixels: `The animation is larger than ${formatCount(ANIMATION_MAX_PIXELS / 1000 ** 2)} megapixels over all its frames (frames × width × height): use fewer frames or smaller ones.`,
+  busy: `The server is already processing ${formatCount(1 + PROCESSING_MAX_WAITING)} images: try again in ${formatDuration(PROCESSING_RETRY_MS)}.`,
 } as const;
 
 /** The text for a file of the wrong type, whatever its name or the browser claimed. */

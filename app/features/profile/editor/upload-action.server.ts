@@ -1,6 +1,6 @@
 import type { Database } from "../../../../database/db.server";
 import { UPLOAD_TEXT } from "~/features/media";
-import { processCv, processPhoto } from "~/features/media/index.server";
+import { processCv, processPhoto, refusalAnswer } from "~/features/media/index.server";
 import type { Env } from "~/lib/env.server";
 import { storeUpload } from "~/lib/storage-faults.server";
 
@@ -24,7 +24,7 @@ export async function editPhoto(db: Database, form: FormData, env: Storage): Pro
   const bytes = await fileOf(form);
   if (!bytes) return failed("photo", 400, UPLOAD_TEXT.noFile);
   const processed = await processPhoto(bytes);
-  if (!processed.ok) return failed("photo", 400, processed.error);
+  if (!processed.ok) return failed("photo", refusalAnswer(processed).status, processed.error);
   const stored = await storeUpload(env, processed.files, () => uploadPhoto(db, processed.files));
   if (!stored.ok) return failed("photo", stored.status, stored.message);
   return done("photo", "Photo uploaded.");
