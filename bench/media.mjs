@@ -19,7 +19,7 @@
 //   --port N         the site's port (default 4301); nginx takes the next one
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -30,11 +30,19 @@ import { sql } from "drizzle-orm";
 import sharp from "sharp";
 
 import { NODE_FLAGS } from "../server/node-flags.mjs";
+import { runWrk } from "./wrk.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NODE = path.join(root, "node_modules/.bin/node");
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 const AUTOCANNON = path.join(root, "node_modules/autocannon/autocannon.js");
+/**
+ * wrk, when installed (`apt-get install wrk`), loads the timed case: autocannon tops out near
+ * 65 MB/s on these machines, below what either server sends, so its ratio says little.
+ */
+const WRK = [process.env.WRK_PATH, "/usr/bin/wrk", "/usr/local/bin/wrk"].find(
+  (candidate) => candidate && existsSync(candidate),
+);
 const { values: args } = parseArgs({
   options: {
     duration: { type: "string", default: "10" },
@@ -182,8 +190,30 @@ function autocannonRun(url, connections, { duration, amount }) {
   });
 }
 
-async function load(port, urlPath, connections, amount, label) {
+/** A timed run with wrk (one thread), in autocannon's terms; `bytes` is the file's size. */
+async function wrkLoad(url, connections, bytes, label) {
+  if (WARMUP > 0) await runWrk(WRK, { url, connections, duration: WARMUP, headers: {} });
+  const { result, healthP99 } = await probeHealth(
+    runWrk(WRK, { url, connections, duration: DURATION, headers: {} }),
+  );
+  if (result.errors > 0 || result.non2xx > 0) {
+    failures.push(
+      `${label}: ${result.errors} errors (${result.timeouts} timeouts), ${result.codes}`,
+    );
+  }
+  return {
+    reqPerSec: result.reqPerSec,
+    mbPerSec: (result.reqPerSec * bytes) / 1e6,
+    seconds: DURATION,
+    p50: result.p50Ms,
+    p99: result.p99Ms,
+    healthP99,
+  };
+}
+
+async function load(port, urlPath, connections, amount, label, bytes) {
   const url = `http://127.0.0.1:${port}${urlPath}`;
+  if (WRK && !amount) return wrkLoad(url, connections, bytes, label);
   if (WARMUP > 0) await autocannonRun(url, connections, { duration: WARMUP });
   const run = amount ? { amount } : { duration: DURATION };
   const { result, healthP99 } = await probeHealth(autocannonRun(url, connections, run));
@@ -253,15 +283,24 @@ async function main() {
       ["10 MB CV, 200 clients × 1", cvFile, 200, 200],
     ];
     for (const [label, file, connections, amount] of cases) {
-      const ours = await load(SITE_PORT, urlOf(file), connections, amount, `site ${label}`);
-      const theirs = await load(NGINX_PORT, urlOf(file), connections, amount, `nginx ${label}`);
+      const size = file.bytes.length;
+      const ours = await load(SITE_PORT, urlOf(file), connections, amount, `site ${label}`, size);
+      const theirs = await load(
+        NGINX_PORT,
+        urlOf(file),
+        connections,
+        amount,
+        `nginx ${label}`,
+        size,
+      );
       rows.push({ label, ours, theirs });
     }
     const memory = memoryOf(site.child.pid);
     const fmt = (n, digits = 0) => (n === null ? "–" : n.toFixed(digits));
     console.log(
       `\nUploads: the built server (node server.js, one process) against nginx (${NGINX}, one worker), ` +
-        `autocannon ${DURATION} s per case after ${WARMUP} s of warm-up, on ${os.cpus().length} cores\n`,
+        `${WRK ? "wrk (one thread) for the image, autocannon for the CV" : "autocannon"}, ` +
+        `${DURATION} s per case after ${WARMUP} s of warm-up, on ${os.cpus().length} cores\n`,
     );
     console.log(
       "| case | server | s | req/s | MB/s | p50 ms | p99 ms | /healthz p99 ms | site/nginx req/s |",
