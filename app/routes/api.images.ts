@@ -20,7 +20,8 @@ const refuse = (error: string, status = 400) => data({ ok: false, error }, { sta
  * whatever type its part claims (the bytes decide). Answers 201 with what the editor inserts
  * (the fallback file's URL, the WebP `srcset`, the dimensions), or 400/413 with the text to
  * show (507/503 when the disk is full or the database is gone: storeUpload). Nothing is stored
- * unless every file was made, and the files are stored in one statement.
+ * unless every file was made; the files' bytes are written a part per statement, then their
+ * rows in one transaction (storeMedia).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
