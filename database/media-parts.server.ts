@@ -2,9 +2,13 @@
  * A stored file's bytes as rows of `media_parts` (MEDIA_PART_BYTES each, numbered from 0),
  * written and read a part per statement: on the embedded database, which runs one query at a
  * time, every other query (the health check's, a page's) waits for one part at most, never for
- * a whole file (docs/decisions/034-media-parts.md). Used by the uploads' store
+ * a whole file (docs/decisions/034-media-parts.md). The embedded database answers without
+ * waiting for any I/O, so a loop of its statements would run on promise callbacks alone and keep
+ * requests out all the same: each part waits for the event loop's next turn first. Used by the uploads' store
  * (app/features/media/store.server.ts) and by backups (./backup.server.ts).
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 
 import type { Database } from "./db.server";
@@ -30,6 +34,7 @@ export async function writeMediaParts(
   const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let seq = 0; seq < partCount(whole.byteLength); seq++) {
     const part = whole.subarray(seq * MEDIA_PART_BYTES, (seq + 1) * MEDIA_PART_BYTES);
+    await nextTurn();
     await db
       .insert(mediaParts)
       .values({ hash, seq, bytes: part })
@@ -52,6 +57,7 @@ export async function readMediaParts(
   const whole = Buffer.allocUnsafe(size);
   const count = partCount(size);
   for (let first = 0; first < count; first += MEDIA_PARTS_PER_READ) {
+    await nextTurn();
     const parts = await db
       .select({ seq: mediaParts.seq, bytes: mediaParts.bytes })
       .from(mediaParts)
