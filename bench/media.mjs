@@ -26,7 +26,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-import { sql } from "drizzle-orm";
 import sharp from "sharp";
 
 import { NODE_FLAGS } from "../server/node-flags.mjs";
@@ -70,16 +69,16 @@ async function noiseJpeg(bytes) {
   }
 }
 
-/** The files, stored as uploads are: under their SHA-256, in the `media` table. */
+/** The files, stored as uploads are: under their SHA-256, their bytes in `media_parts`. */
 async function storeFiles(dataDir, files) {
-  const { openDatabase } = await import(path.join(root, "build/server/index.js"));
+  const { openDatabase, storeMedia } = await import(path.join(root, "build/server/index.js"));
   const database = await openDatabase({ dataDir });
   await database.migrate(path.join(root, "database/migrations"));
   for (const file of files) {
-    await database.db.execute(
-      sql`insert into media (hash, content_type, bytes, size, purpose)
-          values (${file.hash}, ${file.type}, ${file.bytes}, ${file.bytes.length}, ${file.purpose})`,
-    );
+    const [stored] = await storeMedia(database.db, file.purpose, [
+      { contentType: file.type, bytes: file.bytes, width: null, height: null },
+    ]);
+    if (stored.hash !== file.hash) throw new Error(`${file.ext} was stored under another hash`);
   }
   await database.close();
 }

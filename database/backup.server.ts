@@ -10,6 +10,10 @@
  * same lines whichever driver reads it. A restore reads and checks the whole file before it
  * changes anything, then writes everything in one transaction.
  *
+ * A media row is written with its bytes (`bytes`, hex, as `to_jsonb` rendered the column the
+ * table had before migration 0012), read from its parts a part per statement; a restore cuts
+ * them into parts again. So backups from before and after the parts read and restore alike.
+ *
  * Not kept: the owner's password hash, sessions, known devices and sign-in failures (secrets and
  * throttles; a restored site gets its password from OWNER_PASSWORD or `npm run owner:password`),
  * and blog_stats, which the posts' triggers rebuild as the posts arrive.
@@ -21,6 +25,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 
 import { rowsOf, type Database } from "./db.server";
+import { readMediaParts, writeMediaParts } from "./media-parts.server";
 
 export const BACKUP_FORMAT = "dev-portfolio-backup";
 export const BACKUP_VERSION = 1;
@@ -63,10 +68,10 @@ export class BackupError extends Error {
 
 /**
  * A table's rows as PostgreSQL renders them (`to_jsonb`: its own types, in its own key order),
- * in primary-key order. The caller's transaction sets the time zone.
+ * in primary-key order; media rows with their bytes. The caller's transaction sets the time zone.
  */
 async function tableRows(
-  tx: Pick<Database, "execute">,
+  tx: Pick<Database, "execute" | "select">,
   name: string,
   key: readonly string[],
 ): Promise<Record<string, unknown>[]> {
@@ -77,7 +82,36 @@ async function tableRows(
       ),
     ),
   ) as { row: string }[];
-  return rows.map(({ row }) => JSON.parse(row) as Record<string, unknown>);
+  const parsed = rows.map(({ row }) => JSON.parse(row) as Record<string, unknown>);
+  if (name !== "media") return parsed;
+  const withBytes = [];
+  for (const row of parsed) {
+    const bytes = await readMediaParts(tx, String(row.hash), Number(row.size));
+    withBytes.push(inJsonbOrder({ ...row, bytes: `\\x${bytes.toString("hex")}` }));
+  }
+  return withBytes;
+}
+
+/** A row's keys in the order `to_jsonb` gives them (shorter first, then by their bytes). */
+const inJsonbOrder = (row: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(row).sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)),
+  );
+
+/** The bytes of a media row of a backup (hex after `\\x`), checked against its size. */
+function mediaBytesOf(row: Record<string, unknown>): Buffer {
+  const hex = typeof row.bytes === "string" ? row.bytes : "";
+  const bytes = Buffer.from(hex.slice(2), "hex");
+  if (
+    !hex.startsWith("\\x") ||
+    bytes.byteLength !== row.size ||
+    hex.length !== 2 + 2 * bytes.byteLength
+  ) {
+    throw new BackupError(
+      `The backup is damaged: the file ${String(row.hash)} does not have its ${String(row.size)} bytes. Nothing was changed.`,
+    );
+  }
+  return bytes;
 }
 
 /** How many migrations the database has had applied (a backup from a newer site is refused). */
@@ -257,6 +291,8 @@ export async function restoreBackup(db: Database, backup: ParsedBackup): Promise
       }
     }
     for (const { table, row } of backup.rows) {
+      // A file's bytes go into its parts (the row's `bytes` key is no column: it is dropped).
+      if (table === "media") await writeMediaParts(tx, String(row.hash), mediaBytesOf(row));
       await tx.execute(
         sql`insert into ${sql.identifier(table)} select * from jsonb_populate_record(null::${sql.identifier(table)}, ${JSON.stringify(row)}::jsonb)`,
       );

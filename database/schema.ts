@@ -321,13 +321,14 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 /**
  * Uploaded files, one row per servable file (each resized width is its own row), keyed by the
  * SHA-256 of its bytes: in the database, so every instance serves them, at /media/{hash}.{ext}.
+ * The bytes are in `media_parts`; the row is written once all its parts are there, so a file
+ * exists (is served, backed up) exactly when its row does.
  */
 export const media = pgTable(
   "media",
   {
     hash: text("hash").primaryKey(),
     contentType: text("content_type").notNull(),
-    bytes: bytea("bytes").notNull(),
     size: integer("size").notNull(),
     width: integer("width"),
     height: integer("height"),
@@ -343,6 +344,31 @@ export const media = pgTable(
     unreferencedSince: timestamp("unreferenced_since", { withTimezone: true }).defaultNow(),
   },
   (t) => [index("media_purpose_idx").on(t.purpose)],
+);
+
+/**
+ * The size of a part of a stored file (the last one may be shorter). One INSERT or SELECT of a
+ * part keeps the embedded database busy for tens of milliseconds where a whole 10 MB file took
+ * seconds, so other queries (the health check's among them) run between parts
+ * (docs/decisions/034-media-parts.md).
+ */
+export const MEDIA_PART_BYTES = 64 * 1024;
+
+/**
+ * A stored file's bytes in parts of MEDIA_PART_BYTES, numbered from 0. Parts are written before
+ * their `media` row; parts no row owns are leftovers of an upload that failed, deleted by the
+ * orphan purge after an hour. Deleting a `media` row deletes its parts (a trigger, migration
+ * 0012).
+ */
+export const mediaParts = pgTable(
+  "media_parts",
+  {
+    hash: text("hash").notNull(),
+    seq: integer("seq").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.hash, t.seq] })],
 );
 
 /** Facts about this database itself, such as whether the demo content was seeded once. */

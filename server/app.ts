@@ -95,6 +95,8 @@ export {
 } from "../database/backup.server";
 // For tests/built: the cache, the uploads and the node:http listener as the server runs them.
 export { PageCache, siteListener, startMediaFiles };
+// For bench/media.mjs: files stored as uploads are (their bytes in parts, then their rows).
+export { storeMedia } from "../app/features/media/index.server";
 /** For tests/built: the bundle's routes, each with its module, as React Router is given them. */
 export const routeManifest = async () => (await bundledBuild()).routes;
 

@@ -2,7 +2,8 @@
  * Storing an upload when the storage fails: the server's disk is full, the database cannot be
  * reached, or the embedded database stopped. The owner gets one of these plain answers (never a
  * 500 with a stack), and nothing is half-stored: the upload's rows are written in one
- * transaction or one statement, so a failure leaves none of them.
+ * transaction, after their bytes' parts, so a failure leaves none of them, and parts no row
+ * owns are removed (app/features/media/store.server.ts).
  *
  * What PGlite does on a full disk (measured on a small tmpfs, docs/decisions/033-storage-faults.md):
  * a table file that cannot grow fails the statement (53100), the transaction rolls back and the

@@ -21,8 +21,9 @@ const refuse = (error: string, status = 400, headers: HeadersInit = {}) =>
  * whatever type its part claims (the bytes decide). Answers 201 with what the editor inserts
  * (the fallback file's URL, the WebP `srcset`, the dimensions), or 400/413 with the text to
  * show, or 503 when the server is processing too many images already (507/503 when the disk is
- * full or the database is gone: storeUpload). Nothing is stored unless every file was made, and
- * the files are stored in one statement.
+ * full or the database is gone: storeUpload). Nothing is stored unless every file was made; the
+ * files' bytes are written a part per statement, then their rows in one transaction
+ * (storeMedia).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {

@@ -18,7 +18,10 @@ export { mediaHandler, MEDIA_PREFIX } from "./handler";
 /** The local copies' folder under DATA_DIR. */
 export const MEDIA_CACHE_DIR = "media-cache";
 
-/** The database as the cache reads it: a file with its bytes, and which files exist. */
+/**
+ * The database as the cache reads it: a file with its bytes (read a part per statement, so
+ * other queries run between them), and which files exist.
+ */
 export const mediaSourceOf = (database: DatabaseHandle): MediaSource => ({
   read: (hash) => readMedia(database.db, hash),
   infos: (hashes) => readMediaInfos(database.db, hashes),

@@ -33,8 +33,10 @@ async function fill(database: TestDatabase) {
     values (true, 'Aoife Ní Bhriain', 'Backend Developer', 'Dublin', 'aoife@example.com',
             '["Línea uno"]'::jsonb, '[]'::jsonb, '["Go","SQL"]'::jsonb, '[]'::jsonb, '{"sizes":[]}'::jsonb)
     on conflict (id) do update set name = excluded.name, photo = excluded.photo`);
-  await db.execute(sql`insert into media (hash, content_type, bytes, size, width, height, purpose)
-    values (${"a".repeat(64)}, 'image/webp', decode('52494646000102ff00', 'hex'), 9, 480, 320, 'image')`);
+  await db.execute(sql`insert into media_parts (hash, seq, bytes)
+    values (${"a".repeat(64)}, 0, decode('52494646000102ff00', 'hex'))`);
+  await db.execute(sql`insert into media (hash, content_type, size, width, height, purpose)
+    values (${"a".repeat(64)}, 'image/webp', 9, 480, 320, 'image')`);
   for (let i = 1; i <= 30; i++) {
     await db.execute(sql`insert into blog_posts (title, description, content, created_at, updated_at)
       values (${`Migración ${i}`}, ${i % 3 ? `d ${i}` : null}, ${`<p>Post ${i} «quoted» \\ "x"</p><img src="/media/${"a".repeat(64)}.webp" alt="A">`},

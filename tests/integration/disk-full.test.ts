@@ -9,6 +9,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 
+import { storeMedia } from "../../app/features/media/store.server";
 import { SEED_PROFILE } from "../../app/features/site/site.server";
 import { ensureProfile, getProfile, uploadCv } from "../../app/features/profile/profile.server";
 import { HOUR_MS } from "../../app/lib/format";
@@ -65,8 +66,14 @@ if (tmpfsUnavailable("the disk-full tests") === null) {
         mounts.push(mount);
         try {
           // 300 KB of media that does not compress: a backup needs about as much room.
-          await database.db.execute(sql`insert into media (hash, content_type, bytes, size, purpose)
-          values (${"b".repeat(64)}, 'application/pdf', ${randomBytes(300 * KB)}, ${300 * KB}, 'cv')`);
+          await storeMedia(database.db, "cv", [
+            {
+              contentType: "application/pdf",
+              bytes: randomBytes(300 * KB),
+              width: null,
+              height: null,
+            },
+          ]);
           const dayBefore = new Date(Date.now() - 25 * HOUR_MS);
           const older = await backupIfDue(database.db, mount.dir, 5, dayBefore);
           expect(older).not.toBeNull();

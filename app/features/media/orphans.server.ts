@@ -12,6 +12,9 @@
  *   the others, then deletes those marked longer than the grace, checking their hashes again in
  *   the delete statement itself: a file saved into a post a moment before is kept.
  *
+ * - Parts of a file's bytes (`media_parts`) that no row owns, written longer than
+ *   STAGED_PARTS_GRACE_HOURS ago, are what an upload that failed midway left: they go too.
+ *
  * The look is in slices of SCAN_BATCH_ROWS rows, one statement each, so on PGlite (one query at
  * a time) requests wait for a slice, never for the whole look. Deleting a row announces its hash
  * (migration 0010), so every instance drops its copy of the file.
@@ -26,6 +29,11 @@ import { JOB_LEASE_MS, type JobHandler } from "~/lib/jobs.server";
 export const ORPHAN_GRACE_HOURS = 24;
 /** How often the purge looks: an unused file goes at most this long after its grace. */
 export const ORPHAN_PURGE_EVERY_MS = HOUR_MS;
+/**
+ * How long the parts of a file's bytes may stay without its row: an upload writes its parts,
+ * then its row within moments; parts older than this without one are left by a failed upload.
+ */
+export const STAGED_PARTS_GRACE_HOURS = 1;
 /** Rows of a table read by one statement of the look. */
 const SCAN_BATCH_ROWS = 100;
 /**
@@ -128,6 +136,8 @@ export type OrphanSummary = {
   /** Files deleted, and their bytes. */
   deleted: number;
   freedBytes: number;
+  /** Parts of failed uploads' bytes deleted (no row owned them for STAGED_PARTS_GRACE_HOURS). */
+  strayParts: number;
   /** Files still marked: deleted once marked ORPHAN_GRACE_HOURS, unless used again. */
   waiting: number;
   waitingBytes: number;
@@ -179,6 +189,12 @@ export async function purgeOrphanMedia(db: Database): Promise<OrphanSummary> {
       where unreferenced_since is null and not ${named} returning hash`),
   ).length;
   const deleted = await sweep(db);
+  const strayParts = rowsOf(
+    await db.execute(sql`delete from media_parts p
+      where p.created_at < now() - make_interval(hours => ${STAGED_PARTS_GRACE_HOURS})
+        and not exists (select 1 from media m where m.hash = p.hash)
+      returning p.seq`),
+  ).length;
   const [state] = rowsOf<{
     files: number;
     waiting: number;
@@ -199,6 +215,7 @@ export async function purgeOrphanMedia(db: Database): Promise<OrphanSummary> {
     cleared,
     deleted: deleted.length,
     freedBytes,
+    strayParts,
     waiting: state!.waiting,
     waitingBytes: Number(state!.waiting_bytes),
     nextDeletionAt: state!.next === null ? null : new Date(state!.next).toISOString(),

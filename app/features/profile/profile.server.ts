@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../../database/db.server";
 import { media, profile } from "../../../database/schema";
-import { storeMedia } from "~/features/media/index.server";
+import { commitMedia, storeMedia, withStagedMedia } from "~/features/media/index.server";
 import type { ProfileContent, StoredCv, StoredPhoto } from "./profile";
 import type { EducationInput, ExperienceInput } from "./timeline/timeline";
 import { replaceEntries } from "./timeline/timeline.server";
@@ -91,7 +91,8 @@ export async function saveProfile(db: Database, content: ProfileContent) {
 /**
  * Sets the photo (or removes it, with null) and drops the files of the one it replaces, in one
  * transaction under a lock; given a function, the photo is what it stores in that transaction
- * (uploadPhoto), so a failure anywhere leaves neither the files nor the profile's change. Only the replaced photo's files go, never "every file but mine": two
+ * (uploadPhoto: the files' rows), so a failure anywhere leaves neither the files nor the
+ * profile's change. Only the replaced photo's files go, never "every file but mine": two
  * uploads at once would otherwise each drop the other's files, leaving the profile pointing at
  * files that are gone. Returns how many files were dropped.
  */
@@ -134,23 +135,31 @@ export async function replaceCv(
 
 type UploadedFiles = Parameters<typeof storeMedia>[2];
 
-/** Stores an uploaded photo's files (processPhoto's) and makes them the photo, all or nothing. */
+/**
+ * Stores an uploaded photo's files (processPhoto's) and makes them the photo, all or nothing:
+ * the bytes are written first (a part per statement, other requests going on between), then
+ * the files' rows and the profile's change in one short transaction.
+ */
 export const uploadPhoto = (db: Database, files: UploadedFiles) =>
-  replacePhoto(db, async (tx) => ({
-    files: (await storeMedia(tx, "photo", files)).map((f) => ({
-      hash: f.hash,
-      type: f.contentType as "image/webp" | "image/jpeg",
-      width: f.width!,
-      height: f.height!,
+  withStagedMedia(db, files, (staged) =>
+    replacePhoto(db, async (tx) => ({
+      files: (await commitMedia(tx, "photo", staged)).map((f) => ({
+        hash: f.hash,
+        type: f.contentType as "image/webp" | "image/jpeg",
+        width: f.width!,
+        height: f.height!,
+      })),
     })),
-  }));
+  );
 
-/** Stores an uploaded CV (processCv's file) and makes it the CV, all or nothing. */
+/** Stores an uploaded CV (processCv's file) and makes it the CV, all or nothing (as uploadPhoto). */
 export const uploadCv = (db: Database, files: UploadedFiles) =>
-  replaceCv(db, async (tx) => {
-    const [stored] = await storeMedia(tx, "cv", files);
-    return { hash: stored!.hash, size: stored!.size };
-  });
+  withStagedMedia(db, files, (staged) =>
+    replaceCv(db, async (tx) => {
+      const [stored] = await commitMedia(tx, "cv", staged);
+      return { hash: stored!.hash, size: stored!.size };
+    }),
+  );
 
 async function dropMedia(tx: Pick<Database, "delete">, purpose: string, hashes: string[]) {
   if (hashes.length === 0) return 0;
