@@ -36,7 +36,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "media-parts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const cvOf = (bytes: Uint8Array) => [
-  { contentType: "application/pdf", bytes, width: null, height: null },
+  { contentType: "application/pdf" as const, bytes, width: null, height: null },
 ];
 
 const partsOf = (database: TestDatabase, hash?: string) =>
