@@ -206,6 +206,9 @@ export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMEN
         try {
           return await prepared.execute(text, params, options);
         } catch (error) {
+          // After a PANIC the backend answers nothing sensibly: asking again the usual way
+          // never returned (a write-ahead log segment that could not be created, say).
+          if ((error as { severity?: unknown }).severity === "PANIC") throw error;
           const code = sqlState(error);
           if (code === PLAN_CHANGED || code === STATEMENT_GONE) prepared.forget(text);
           return null;

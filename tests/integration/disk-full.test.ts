@@ -6,7 +6,6 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 
 import { storeMedia } from "../../app/features/media/store.server";

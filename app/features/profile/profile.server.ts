@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../../database/db.server";
 import { media, profile } from "../../../database/schema";
-import { commitMedia, storeMedia, withStagedMedia } from "~/features/media/index.server";
+import { commitMedia, withStagedMedia } from "~/features/media/index.server";
 import type { ProfileContent, StoredCv, StoredPhoto } from "./profile";
 import type { EducationInput, ExperienceInput } from "./timeline/timeline";
 import { replaceEntries } from "./timeline/timeline.server";
@@ -133,7 +133,7 @@ export async function replaceCv(
   return dropped;
 }
 
-type UploadedFiles = Parameters<typeof storeMedia>[2];
+type UploadedFiles = Parameters<typeof withStagedMedia>[1];
 
 /**
  * Stores an uploaded photo's files (processPhoto's) and makes them the photo, all or nothing:
