@@ -196,9 +196,20 @@ function resultOf(
  */
 export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMENT_LIMIT): PGlite {
   const prepared = new PreparedStatements(client, limit);
+  // After a PANIC the backend answers nothing sensibly, and some statements never return
+  // (a write-ahead log segment that could not be created, say): every later call gets the
+  // PANIC at once, without reaching PGlite. Only a restart mends it.
+  let stopped: unknown = null;
+  const latch = (error: unknown) => {
+    if ((error as { severity?: unknown } | null)?.severity === "PANIC") stopped ??= error;
+    throw error;
+  };
 
   const query = (async (text: string, params: unknown[] = [], options?: QueryOptions) => {
-    if (options?.blob || options?.paramTypes) return client.query(text, params, options);
+    if (stopped) throw stopped;
+    if (options?.blob || options?.paramTypes) {
+      return client.query(text, params, options).catch(latch);
+    }
     await client._checkReady();
     // As PGlite's query: after any transaction in progress, one statement at a time.
     const result = await client._runExclusiveTransaction(() =>
@@ -206,9 +217,8 @@ export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMEN
         try {
           return await prepared.execute(text, params, options);
         } catch (error) {
-          // After a PANIC the backend answers nothing sensibly: asking again the usual way
-          // never returned (a write-ahead log segment that could not be created, say).
-          if ((error as { severity?: unknown }).severity === "PANIC") throw error;
+          // Asked again the usual way, a PANIC's statement never returned.
+          if ((error as { severity?: unknown }).severity === "PANIC") latch(error);
           const code = sqlState(error);
           if (code === PLAN_CHANGED || code === STATEMENT_GONE) prepared.forget(text);
           return null;
@@ -216,15 +226,26 @@ export function withPreparedStatements(client: PGlite, limit = PREPARED_STATEMEN
       }),
     );
     // Anything that failed is asked again the usual way: its error is PGlite's own.
-    if (result === null) return client.query(text, params, options);
+    if (result === null) return client.query(text, params, options).catch(latch);
     return result;
   }) as Query;
+  const GUARDED = new Set<PropertyKey>(["exec", "transaction", "sql"]);
 
   return new Proxy(client, {
     get(target, property) {
       if (property === "query") return query;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof value !== "function") return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(target);
+      if (!GUARDED.has(property)) return bound;
+      return async (...args: unknown[]) => {
+        if (stopped) throw stopped;
+        try {
+          return await bound(...args);
+        } catch (error) {
+          return latch(error);
+        }
+      };
     },
   });
 }
