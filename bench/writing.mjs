@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-import sharp from "sharp";
+import { photo } from "./photo.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { runs: { type: "string", default: "20" } } });
@@ -101,22 +101,6 @@ const withoutCode = blocks
       `<h2>Step ${i + 1}</h2><p>What this ${language} does.</p><p>${escape(code)}</p>`,
   )
   .join("");
-
-/** A photo-like JPEG: smooth gradients with grain, the texture a camera gives an encoder. */
-async function photo(width, height) {
-  const gradient = Buffer.from(
-    `<svg width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2a6f97"/><stop offset="0.5" stop-color="#f4a261"/><stop offset="1" stop-color="#264653"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.3}" cy="${height * 0.4}" r="${height * 0.2}" fill="#e9c46a"/></svg>`,
-  );
-  const grain = await sharp({
-    create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 12 } },
-  })
-    .raw()
-    .toBuffer();
-  return sharp(gradient)
-    .composite([{ input: grain, raw: { width, height, channels: 3 }, blend: "overlay" }])
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
 
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

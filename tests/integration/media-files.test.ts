@@ -4,8 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 
@@ -17,31 +16,8 @@ import type { MediaType } from "../../app/features/media/uploads";
 import { openDatabase, type DatabaseHandle } from "../../database/db.server";
 import { media as mediaTable } from "../../database/schema";
 import { MEDIA_CACHE_DIR, mediaSourceOf, startMediaFiles } from "../../server/media";
+import { rawGet } from "../built/site";
 import { drivers, freshPostgresUrl, MIGRATIONS, skipReason, type TestDatabase } from "./databases";
-
-type Reply = { status: number; headers: Record<string, string>; body: Buffer };
-
-function get(
-  server: Server,
-  url: string,
-  headers: Record<string, string | undefined> = {},
-  method = "GET",
-): Promise<Reply> {
-  const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: url, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const flat: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) flat[name] = String(value);
-        resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 const until = async (done: () => boolean | Promise<boolean>, what: string) => {
   for (let i = 0; i < 200; i++) {
@@ -98,7 +74,7 @@ async function startInstance(
     logged,
     reads: () => reads,
     get: (url: string, headers?: Record<string, string | undefined>, method?: string) =>
-      get(server, url, headers, method),
+      rawGet(server, url, headers as Record<string, string> | undefined, method),
     /** The copies under their own names (not those being written). */
     copies: () =>
       readdirSync(dir)
