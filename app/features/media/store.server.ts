@@ -164,16 +164,6 @@ export async function readMedia(db: Database, hash: string) {
   return { ...row, bytes: await readMediaParts(db, hash, row.size) };
 }
 
-/** A stored file without its bytes (enough to answer a revalidation), or undefined. */
-export async function readMediaInfo(db: Database, hash: string) {
-  const [row] = await db
-    .select({ hash: media.hash, contentType: media.contentType, size: media.size })
-    .from(media)
-    .where(eq(media.hash, hash))
-    .limit(1);
-  return row;
-}
-
 /** Which of `hashes` are stored, without their bytes (local copies are checked against it). */
 export async function readMediaInfos(db: Database, hashes: readonly string[]) {
   if (hashes.length === 0) return [];
