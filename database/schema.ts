@@ -467,3 +467,41 @@ export const contactMessages = pgTable(
 );
 
 export type ContactMessage = typeof contactMessages.$inferSelect;
+
+/**
+ * A reader who asked for new posts by e-mail (app/features/subscribers). `email` is stored
+ * trimmed and lower-cased, once. pending (asked, not yet confirmed by the mailed link) →
+ * confirmed → unsubscribed; only confirmed addresses are ever sent a post. `source`: the site's
+ * form, or the owner's CSV import; an imported address counts as confirmed only when the owner
+ * stated it consented (`consented_at`), otherwise it gets a confirmation mail like any other.
+ */
+export const SUBSCRIBER_STATUSES = ["pending", "confirmed", "unsubscribed"] as const;
+export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
+
+export const subscribers = pgTable(
+  "subscribers",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    status: text("status", { enum: SUBSCRIBER_STATUSES }).notNull().default("pending"),
+    source: text("source", { enum: ["form", "import"] })
+      .notNull()
+      .default("form"),
+    /** Who asked (rate limits, as for contact messages); null for imports. */
+    clientAddress: text("client_address"),
+    /** When the owner stated, on import, that this address had consented. */
+    consentedAt: timestamp("consented_at", { withTimezone: true }),
+    /** The last confirmation mail asked for (a new request sends at most one per window). */
+    confirmationSentAt: timestamp("confirmation_sent_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("subscribers_email_idx").on(t.email),
+    index("subscribers_status_idx").on(t.status, t.id),
+    index("subscribers_address_idx").on(t.clientAddress, t.createdAt),
+  ],
+);
+
+export type Subscriber = typeof subscribers.$inferSelect;
