@@ -2,6 +2,11 @@ import { errorMessage, logEvent } from "../app/lib/log.server";
 
 /** How long a health check waits for the database before calling it down. */
 const CHECK_TIMEOUT_MS = 1000;
+/**
+ * How old the database's last answer may be for `/healthz` to give it again without asking
+ * (server/middleware/health-check.ts): the most a health check lags a database that went away.
+ */
+export const HEALTH_ANSWER_FRESH_MS = 1000;
 /** While down, the database is asked this often whether it is back. */
 const RECHECK_EVERY_MS = 1000;
 
