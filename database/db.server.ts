@@ -12,6 +12,7 @@ import type { Client as PgClient } from "pg";
 
 import * as schema from "./schema";
 import { templateFor } from "./pglite-template.mjs";
+import { ensureWalReserve, keepWalReserve, type WalReport } from "./pglite-wal";
 import { withPreparedStatements } from "./prepared-pglite";
 
 /** The database handle every data module takes: the same type for both drivers. */
@@ -75,6 +76,8 @@ export type OpenOptions = {
   template?: string;
   /** Open an existing PGlite instance instead (tests clone a template into memory). */
   pglite?: PGlite;
+  /** Told when the embedded database's write-ahead log reserve cannot be kept (./pglite-wal.ts). */
+  onWal?: WalReport;
 };
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -92,6 +95,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // the data files anyway. Start-up peak fell to 166 MB (docs/measurements/memory.md).
       startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
     });
+    // The log's next segments made while there is room, and recycled as they are used.
+    await ensureWalReserve(client, dir, options.onWal);
+    return wrapPglite(client, keepWalReserve(client, dir, options.onWal));
   }
   return wrapPglite(client);
 }
@@ -104,7 +110,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function wrapPglite(client: PGlite): DatabaseHandle {
+function wrapPglite(client: PGlite, walKeeper?: { stop(): void }): DatabaseHandle {
   // Each statement the site asks is planned once and kept (./prepared-pglite.ts).
   const db = drizzlePglite({
     client: withPreparedStatements(client),
@@ -142,6 +148,7 @@ function wrapPglite(client: PGlite): DatabaseHandle {
       };
     },
     close: async () => {
+      walKeeper?.stop();
       if (!client.closed) await client.close();
     },
   };

@@ -7,7 +7,7 @@ import { noticeTagOf } from "../app/lib/cache-tags";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
 import { senderOf, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
-import { errorMessage } from "../app/lib/log.server";
+import { errorMessage, logEvent } from "../app/lib/log.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { templatePath } from "../database/pglite-template.mjs";
@@ -113,6 +113,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     dataDir,
     // A development server has no build, so no template: PGlite runs initdb then.
     template: dev ? undefined : templatePath(path.join(root, buildDirectory)),
+    onWal: (event, fields) => logEvent("warn", event, fields),
   });
   // Files copied from the build's template, or left by an older version, keep their modes.
   if (!env.databaseUrl) makePrivate(dataDir);

@@ -164,10 +164,9 @@ if (tmpfsUnavailable("the disk-full tests") === null) {
       }
     }, 120_000);
 
-    // What PGlite does depends on which file cannot grow: the table's gives a clean error
-    // (here, with 2 MB free). When its write-ahead log cannot grow it stops or hangs
-    // (docs/decisions/033-storage-faults.md): the free-space check before an upload keeps
-    // uploads well away from that.
+    // A table that cannot grow gives a clean error (here, with 2 MB free); the write-ahead log
+    // is made in advance so that it need not grow mid-write (database/pglite-wal.ts, and
+    // tests/load/disk-full.test.ts for writes that meet a disk filling up).
     it("fails cleanly when the table cannot grow: nothing stored, the database goes on", async () => {
       const site = await embeddedOnTmpfs(2 * MB);
       try {
