@@ -7,6 +7,7 @@ import { Profile, Skills, Timeline, Tools } from "~/features/profile";
 import { homeProfile, readTimeline } from "~/features/profile/index.server";
 import { absoluteUrl, pageMeta, siteOf } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
+import { SubscribeForm } from "~/features/subscribers";
 import { isClientNavigation } from "~/lib/streaming";
 
 import type { Route } from "./+types/home";
@@ -88,6 +89,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
         initial={actionData}
         site={loaderData.profile}
       />
+      <SubscribeForm />
       <SocialLinks socials={loaderData.profile.socials} />
     </>
   );
