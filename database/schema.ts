@@ -508,7 +508,7 @@ export type Subscriber = typeof subscribers.$inferSelect;
 
 /**
  * Subscribe requests by client address, one row per request whatever the address asked for
- * (app/features/subscribers/subscribe.server.ts): the per-client limit counts these, so a
+ * (app/features/subscribers/store.server.ts): the per-client limit counts these, so a
  * request for a new address and one for a subscribed address use up the limit alike and the
  * limit tells no one which addresses subscribe. Rows older than the window are pruned.
  */
