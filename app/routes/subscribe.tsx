@@ -39,6 +39,6 @@ export default function Subscribe({ actionData }: Route.ComponentProps) {
   return actionData?.ok ? (
     <SubscribeDone outcome={actionData} />
   ) : (
-    <SubscribeForm outcome={actionData} />
+    <SubscribeForm problem={actionData?.message} />
   );
 }

@@ -29,3 +29,4 @@ export {
   subscriberAdminData,
   type AdminActionData,
 } from "./admin-action.server";
+export { subscribeFormHtml } from "./form-html.server";

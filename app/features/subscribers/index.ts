@@ -1,4 +1,5 @@
-export { SubscribeForm, SubscribeDone } from "./subscribe-form";
+export { SubscribeForm } from "./subscribe-form";
+export { SubscribeDone } from "./subscribe-done";
 export { LinkPage } from "./link-page";
 export { SubscribersAdmin, type SubscribersAdminData } from "./subscribers-admin";
 export {

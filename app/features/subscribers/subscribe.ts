@@ -20,23 +20,15 @@ export const SUBSCRIBE_RATE_LIMIT = {
   windowMs: CONTACT_RATE_LIMIT.windowMs,
 } as const;
 
-/** The form's fields: the address, and a field people never see that bots fill in. */
-export const SUBSCRIBE_FIELDS = { email: "email", honeypot: "website" } as const;
+import { SUBSCRIBE_FORM_TEXT, SUBSCRIBER_EMAIL_MAX } from "./form";
 
-/** The longest address taken (RFC 5321's path limit, as the contact form's). */
-export const SUBSCRIBER_EMAIL_MAX = 320;
+export { SUBSCRIBE_FIELDS, SUBSCRIBE_PATH, SUBSCRIBER_EMAIL_MAX } from "./form";
 
 /** The largest subscribe, confirm or unsubscribe body read: one address and a few fields. */
 export const SUBSCRIBE_BODY_LIMIT = 4 * 1024;
 
-/** Where the form posts (a page of its own, answered without JavaScript). */
-export const SUBSCRIBE_PATH = "/subscribe";
-
 export const SUBSCRIBE_TEXT = {
-  heading: "New posts by e-mail",
-  intro: "Get each new post in your inbox. Unsubscribe with one click from any mail.",
-  label: "Your e-mail",
-  button: "Subscribe",
+  ...SUBSCRIBE_FORM_TEXT,
   invalid: "Enter a valid e-mail address.",
   failed: "Subscribing failed. Please try again later.",
   limited: `Too many requests from your network. Try again in ${formatDuration(SUBSCRIBE_RATE_LIMIT.windowMs)}.`,
