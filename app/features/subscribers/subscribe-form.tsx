@@ -26,15 +26,18 @@ export function SubscribeForm({ problem }: { problem?: string }) {
           {problem}
         </p>
       ) : null}
-      <form method="post" action={SUBSCRIBE_PATH} className="mt-4 flex flex-wrap gap-3">
+      <form method="post" action={SUBSCRIBE_PATH} className="mt-4 flex flex-wrap items-end gap-3">
+        <label htmlFor="subscribe-email" className="w-full text-sm font-medium">
+          {TEXT.label}
+        </label>
         <input
+          id="subscribe-email"
           name={SUBSCRIBE_FIELDS.email}
           type="email"
           required
           maxLength={SUBSCRIBER_EMAIL_MAX}
           autoComplete="email"
-          aria-label={TEXT.label}
-          placeholder={TEXT.label}
+          placeholder="you@example.com"
           className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 dark:border-slate-700 dark:bg-slate-950"
         />
         {/* Hidden from people; bots fill it in (the request then changes nothing). */}
