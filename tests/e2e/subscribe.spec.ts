@@ -86,4 +86,16 @@ test("the owner imports a CSV after its preview", async ({ page }) => {
   const table = page.getByTestId("subscribers");
   await expect(table.getByRole("row", { name: /ann@example\.com confirmed import/ })).toBeVisible();
   await expect(table.getByRole("row", { name: /ben@example\.com confirmed import/ })).toBeVisible();
+
+  // The export holds them; a search finds one; Remove takes it away.
+  const csvFile = await page.request.get("/admin/subscribers.csv");
+  expect(csvFile.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+  expect(await csvFile.text()).toMatch(/^ann@example\.com,confirmed,import,/m);
+  await page.getByLabel("Search addresses").fill("ann@");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/q=ann%40/);
+  await expect(table.getByRole("row")).toHaveCount(2); // the header and ann
+  await page.getByRole("button", { name: "Remove ann@example.com" }).click();
+  await expect(page.getByRole("status")).toHaveText("Removed.");
+  await expect(page.getByText("No subscriber matches.")).toBeVisible();
 });
