@@ -7,7 +7,7 @@ import {
   IMPORT_LIMITS,
   importedText,
   INTENTS,
-  type ImportPreview,
+  type AdminActionData,
 } from "./admin";
 import {
   importSubscribers,
@@ -17,12 +17,6 @@ import {
   subscriberCounts,
 } from "./admin.server";
 import { appContext } from "~/context";
-
-/** What the page's forms answer. */
-export type AdminActionData =
-  | { kind: "preview"; preview: ImportPreview }
-  | { kind: "done"; message: string }
-  | { kind: "error"; message: string };
 
 const MAX_SEARCH = 200;
 

@@ -39,6 +39,12 @@ export const ADMIN_TEXT = {
 export const importedText = (added: number, consented: boolean) =>
   `Imported ${formatCount(added)} address${added === 1 ? "" : "es"}${consented ? " as confirmed" : "; each was sent a confirmation mail"}.`;
 
+/** What the page's forms answer. */
+export type AdminActionData =
+  | { kind: "preview"; preview: ImportPreview }
+  | { kind: "done"; message: string }
+  | { kind: "error"; message: string };
+
 /** What the preview shows: the rows that would be added, those already there, those refused. */
 export type ImportPreview = {
   fresh: string[];

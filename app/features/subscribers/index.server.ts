@@ -24,9 +24,5 @@ export {
   removeSubscriber,
   subscriberCounts,
 } from "./admin.server";
-export {
-  subscriberAdminAction,
-  subscriberAdminData,
-  type AdminActionData,
-} from "./admin-action.server";
+export { subscriberAdminAction, subscriberAdminData } from "./admin-action.server";
 export { subscribeFormHtml } from "./form-html.server";

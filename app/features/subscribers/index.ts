@@ -8,6 +8,7 @@ export {
   INTENTS,
   SUBSCRIBERS_BODY_LIMIT,
   importedText,
+  type AdminActionData,
   type ImportPreview,
 } from "./admin";
 export {

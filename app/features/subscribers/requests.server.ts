@@ -18,7 +18,7 @@ import {
   SUBSCRIBE_TEXT,
   type SubscribeOutcome,
 } from "./subscribe";
-import { LINK_TEXT, type LinkState } from "./link-texts";
+import type { LinkState } from "./link-texts";
 import { appContext } from "~/context";
 import { retryAfter } from "~/lib/limits";
 import { errorMessage, logEvent } from "~/lib/log.server";
@@ -145,5 +145,3 @@ export async function unsubscribeLink(
   await unsubscribe(db, subscriber.id);
   return answer("done");
 }
-
-export { LINK_TEXT };

@@ -1,6 +1,12 @@
 import { Form, Link } from "react-router";
 
-import { ADMIN_TEXT, IMPORT_FIELDS, INTENTS, type ImportPreview } from "./admin";
+import {
+  ADMIN_TEXT,
+  IMPORT_FIELDS,
+  INTENTS,
+  type AdminActionData,
+  type ImportPreview,
+} from "./admin";
 import type { SubscriberStatus } from "../../../database/schema";
 
 /** What the owner's page shows (its route's loader and action data). */
@@ -18,11 +24,6 @@ export type SubscribersAdminData = {
     createdAt: string;
   }[];
 };
-
-type ActionData =
-  | { kind: "preview"; preview: ImportPreview }
-  | { kind: "done"; message: string }
-  | { kind: "error"; message: string };
 
 const button =
   "rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800";
@@ -43,7 +44,7 @@ export function SubscribersAdmin({
   action,
 }: {
   data: SubscribersAdminData;
-  action: ActionData | undefined;
+  action: AdminActionData | undefined;
 }) {
   const { counts } = data;
   return (
