@@ -7,6 +7,7 @@ import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
 import { POST_BODY_LIMIT } from "~/features/posts";
 import { RESUME_IMPORT_BODY_LIMIT } from "~/features/profile";
+import { SUBSCRIBE_BODY_LIMIT, SUBSCRIBERS_BODY_LIMIT } from "~/features/subscribers";
 import { blogPageParam, blogSearchParam } from "~/lib/pagination";
 
 /**
@@ -99,6 +100,12 @@ const PROFILE_UPLOADS: RoutePolicy = {
   ...OWNER,
   bodyLimit: Math.max(UPLOAD_LIMITS.photo, UPLOAD_LIMITS.cv) + BODY_LIMITS.form,
 };
+/** The subscription's public pages: private, small bodies, no hydration. */
+const SUBSCRIPTION: RoutePolicy = {
+  cache: "private",
+  hydrate: false,
+  bodyLimit: SUBSCRIBE_BODY_LIMIT,
+};
 /** The feeds (RSS, Atom, JSON Feed; the blog's and each tag's) show posts and the owner's name. */
 const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
 
@@ -154,6 +161,13 @@ export const routePolicies = {
   "routes/admin.profile.education": OWNER,
   // A JSON Resume file (the preview) or the checked document (the confirmation), both multipart.
   "routes/admin.profile.resume": { ...OWNER, bodyLimit: RESUME_IMPORT_BODY_LIMIT },
+  // The subscription's pages (a form's answer, a mailed link's page): per visitor, never kept,
+  // no framework JavaScript, and a body of one address at most.
+  "routes/subscribe": SUBSCRIPTION,
+  "routes/subscribe.confirm": SUBSCRIPTION,
+  "routes/unsubscribe": SUBSCRIPTION,
+  "routes/admin.subscribers": { ...OWNER, bodyLimit: SUBSCRIBERS_BODY_LIMIT },
+  "routes/admin.subscribers-csv": OWNER,
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },
   "routes/api.posts": { ...OWNER, actionMethods: ["POST"], bodyLimit: POST_BODY_LIMIT },

@@ -46,6 +46,7 @@ export const BACKUP_TABLES = [
   { name: "post_revision_bases", key: ["id"], replace: false },
   { name: "post_revisions", key: ["id"], replace: false },
   { name: "contact_messages", key: ["id"], replace: false },
+  { name: "subscribers", key: ["id"], replace: false },
 ] as const;
 
 type TableName = (typeof BACKUP_TABLES)[number]["name"];
@@ -298,7 +299,13 @@ export async function restoreBackup(db: Database, backup: ParsedBackup): Promise
       );
     }
     // Serial ids go on after the restored ones.
-    for (const name of ["job_experiences", "education", "blog_posts", "contact_messages"]) {
+    for (const name of [
+      "job_experiences",
+      "education",
+      "blog_posts",
+      "contact_messages",
+      "subscribers",
+    ]) {
       await tx.execute(
         sql.raw(
           `select setval(pg_get_serial_sequence('"${name}"', 'id'), coalesce(max(id), 1), max(id) is not null) from "${name}"`,

@@ -505,3 +505,22 @@ export const subscribers = pgTable(
 );
 
 export type Subscriber = typeof subscribers.$inferSelect;
+
+/**
+ * Subscribe requests by client address, one row per request whatever the address asked for
+ * (app/features/subscribers/store.server.ts): the per-client limit counts these, so a
+ * request for a new address and one for a subscribed address use up the limit alike and the
+ * limit tells no one which addresses subscribe. Rows older than the window are pruned.
+ */
+export const subscribeRequests = pgTable(
+  "subscribe_requests",
+  {
+    id: serial("id").primaryKey(),
+    clientAddress: text("client_address").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("subscribe_requests_address_idx").on(t.clientAddress, t.requestedAt),
+    index("subscribe_requests_requested_at_idx").on(t.requestedAt),
+  ],
+);

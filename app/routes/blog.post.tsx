@@ -5,6 +5,7 @@ import { isOwner } from "~/features/owner/index.server";
 import { PostReader, postMeta } from "~/features/posts";
 import { readPostView } from "~/features/posts/index.server";
 import { siteOf } from "~/features/site";
+import { SubscribeForm } from "~/features/subscribers";
 
 import type { Route } from "./+types/blog.post";
 
@@ -31,5 +32,11 @@ export function meta({ loaderData, matches, params }: Route.MetaArgs) {
 }
 
 export default function PostPage({ loaderData }: Route.ComponentProps) {
-  return <PostReader post={loaderData.post} related={loaderData.related} />;
+  return (
+    <>
+      <PostReader post={loaderData.post} related={loaderData.related} />
+      {/* At the end of each post; the same bytes for everyone, so the page stays cached. */}
+      {loaderData.post ? <SubscribeForm /> : null}
+    </>
+  );
 }

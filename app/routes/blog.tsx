@@ -4,6 +4,7 @@ import { appContext } from "~/context";
 import { BlogIndex } from "~/features/posts";
 import { listPostsPage, type PostPage } from "~/features/posts/index.server";
 import { pageMeta, siteOf } from "~/features/site";
+import { SubscribeForm } from "~/features/subscribers";
 import { errorMessage } from "~/lib/log.server";
 import { blogHref, readBlogQuery } from "~/lib/pagination";
 
@@ -49,5 +50,10 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const { posts, page, pageCount, search } = loaderData;
-  return <BlogIndex posts={posts} page={page} pageCount={pageCount} search={search} />;
+  return (
+    <>
+      <BlogIndex posts={posts} page={page} pageCount={pageCount} search={search} />
+      <SubscribeForm />
+    </>
+  );
 }

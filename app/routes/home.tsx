@@ -7,6 +7,7 @@ import { Profile, Skills, Timeline, Tools } from "~/features/profile";
 import { homeProfile, readTimeline } from "~/features/profile/index.server";
 import { absoluteUrl, pageMeta, siteOf } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
+import { subscribeFormHtml } from "~/features/subscribers/index.server";
 import { isClientNavigation } from "~/lib/streaming";
 
 import type { Route } from "./+types/home";
@@ -20,8 +21,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const experiences = readTimeline(db, "experience", degraded);
   const education = readTimeline(db, "education", degraded);
   const profile = homeProfile(await profileRead);
-  if (isClientNavigation(request)) return { profile, experiences, education };
-  return { profile, experiences: await experiences, education: await education };
+  // The subscription form as HTML: its component would add JavaScript to this hydrating page.
+  const subscribeForm = subscribeFormHtml();
+  if (isClientNavigation(request)) return { profile, experiences, education, subscribeForm };
+  return {
+    profile,
+    experiences: await experiences,
+    education: await education,
+    subscribeForm,
+  };
 }
 
 /** The contact form without JavaScript: a plain POST, answered with the page and the toast. */
@@ -88,6 +96,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
         initial={actionData}
         site={loaderData.profile}
       />
+      <div dangerouslySetInnerHTML={{ __html: loaderData.subscribeForm }} />
       <SocialLinks socials={loaderData.profile.socials} />
     </>
   );

@@ -24,6 +24,8 @@ const OWNER_ONLY = new Set([
   "routes/admin.profile.experience",
   "routes/admin.profile.education",
   "routes/admin.profile.resume",
+  "routes/admin.subscribers",
+  "routes/admin.subscribers-csv",
   "routes/api.posts",
   "routes/api.post",
   "routes/api.post-revisions",

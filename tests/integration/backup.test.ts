@@ -95,6 +95,12 @@ async function fill(database: TestDatabase) {
     await db.execute(sql`insert into contact_messages (name, email, message, client_address, status, attempts)
       values ('Ana', 'ana@example.com', ${`Message ${status} ✓`}, '2001:db8:1:2::/64', ${status}, 2)`);
   }
+  // Subscribers in each state, one imported with the owner's statement of consent.
+  await db.execute(sql`insert into subscribers (email, status, source, client_address, consented_at, confirmed_at, unsubscribed_at)
+    values ('ana@example.com', 'confirmed', 'form', '2001:db8:1:2::/64', null, now(), null),
+           ('bo@example.com', 'pending', 'form', '10.0.0.1', null, null, null),
+           ('cy@example.com', 'unsubscribed', 'form', '10.0.0.2', null, now(), now()),
+           ('di@example.com', 'confirmed', 'import', null, now(), now(), null)`);
 }
 
 /**
@@ -148,6 +154,7 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
         post_revision_bases: 1,
         media: 1,
         contact_messages: 4,
+        subscribers: 4,
         job_experiences: 3,
         education: 2,
         profile: 1,

@@ -56,6 +56,9 @@ function OwnerLinks() {
       <Link to="/admin/messages" className={`${navButton} hidden sm:inline-block`}>
         Messages
       </Link>
+      <Link to="/admin/subscribers" className={`${navButton} hidden sm:inline-block`}>
+        Subscribers
+      </Link>
       <Link to="/admin/profile" className={`${navButton} hidden sm:inline-block`}>
         Profile
       </Link>

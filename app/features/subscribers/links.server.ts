@@ -4,10 +4,10 @@ import { sql } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { appMeta } from "../../../database/schema";
-import { HOUR_MS } from "~/lib/format";
+import { CONFIRM_LINK_VALID_MS } from "./subscribe";
 
-/** How long a confirmation link works after it is mailed. */
-export const CONFIRM_LINK_VALID_MS = 48 * HOUR_MS;
+/** How long a confirmation link works after it is mailed (declared with the form's texts). */
+export { CONFIRM_LINK_VALID_MS };
 
 /** Where the links lead (the site's own routes). */
 export const SUBSCRIBER_PATHS = {
