@@ -1,0 +1,30 @@
+/** Share cards: the numbers the renderer and the page head share (docs/decisions/035-share-cards.md). */
+import { mediaUrl } from "~/features/media";
+import { SECOND_MS } from "~/lib/format";
+
+/** The size of a share card, as Open Graph and Twitter's large card want it. */
+export const CARD_SIZE = { width: 1200, height: 630 } as const;
+
+export const CARD_LIMITS = {
+  /** A heading longer than this many characters is cut at a word, with an ellipsis. */
+  headingChars: 110,
+  /** Lines of the heading drawn at most (the rest is clamped with an ellipsis). */
+  headingLines: 4,
+  /** How long one thread may take to draw a batch of cards. */
+  batchMs: 60 * SECOND_MS,
+  /** Cards drawn by one thread. */
+  batch: 20,
+} as const;
+
+/** The drawing's version: changing the layout changes it, so every card is drawn again. */
+export const CARD_VERSION = 1;
+
+/** The page head's image: where the card is, and its text alternative. */
+export type ShareImage = { url: string; alt: string; width: number; height: number };
+
+/** A drawn card as a page names it. */
+export const shareImageOf = (hash: string, alt: string): ShareImage => ({
+  url: mediaUrl(hash, "image/png"),
+  alt,
+  ...CARD_SIZE,
+});

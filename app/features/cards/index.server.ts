@@ -1,0 +1,1 @@
+export { CARD_JOBS, refreshCards, requestCardRefresh } from "./cards.server";
