@@ -12,6 +12,10 @@ export const CARD_LIMITS = {
   headingLines: 4,
   /** How long one thread may take to draw a batch of cards. */
   batchMs: 60 * SECOND_MS,
+  /** The most a card weighs: link previews fetch it, and some refuse big images. */
+  maxBytes: 150 * 1024,
+  /** Palettes tried in turn to bring a card under maxBytes (the last one is kept). */
+  paletteColours: [256, 64, 16],
   /** Cards drawn by one thread. */
   batch: 20,
 } as const;

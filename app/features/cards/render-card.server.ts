@@ -13,6 +13,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
+import sharp from "sharp";
+
 import { CARD_LIMITS, CARD_SIZE } from "./card";
 
 /** What one card shows. */
@@ -184,10 +186,33 @@ function packages() {
 }
 
 /**
- * Draws `cards` in a worker thread, in order: their PNGs, or an error (the thread failed, or
- * took longer than CARD_LIMITS.batchMs).
+ * Draws `cards` in a worker thread, in order: their PNGs, each under CARD_LIMITS.maxBytes, or
+ * an error (the thread failed, or took longer than CARD_LIMITS.batchMs).
  */
-export function drawCards(cards: CardSpec[]): Promise<Uint8Array[]> {
+export async function drawCards(cards: CardSpec[]): Promise<Uint8Array[]> {
+  const drawn = await drawInThread(cards);
+  const small: Uint8Array[] = [];
+  for (const png of drawn) small.push(await compress(png));
+  return small;
+}
+
+/**
+ * resvg's PNG made small: a palette of at most 256 colours (flat areas and text lose nothing; a
+ * photo is dithered), fewer when that is still over the limit. sharp works in libuv's threads,
+ * off the event loop.
+ */
+async function compress(png: Uint8Array): Promise<Uint8Array> {
+  let out: Uint8Array = png;
+  for (const colours of CARD_LIMITS.paletteColours) {
+    out = await sharp(png)
+      .png({ palette: true, colours, compressionLevel: 9, effort: 7 })
+      .toBuffer();
+    if (out.byteLength <= CARD_LIMITS.maxBytes) break;
+  }
+  return new Uint8Array(out);
+}
+
+function drawInThread(cards: CardSpec[]): Promise<Uint8Array[]> {
   const { satoriPath, resvgPath, fonts } = packages();
   const workerData: WorkerData = {
     satoriPath,
