@@ -97,6 +97,8 @@ export {
 export { PageCache, siteListener, startMediaFiles };
 // For bench/media.mjs: files stored as uploads are (their bytes in parts, then their rows).
 export { storeMedia } from "../app/features/media/index.server";
+// For bench/cards.mjs: share cards drawn as the cards' job draws them.
+export { drawCards } from "../app/features/cards/index.server";
 /** For tests/built: the bundle's routes, each with its module, as React Router is given them. */
 export const routeManifest = async () => (await bundledBuild()).routes;
 

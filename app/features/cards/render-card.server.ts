@@ -6,7 +6,7 @@
  *
  * The thread runs `drawInWorker`'s own source, which needs nothing but Node and the packages it
  * is handed the paths of, so the same code runs in the built server and in development (as
- * ./../profile/resume-check.server.ts does).
+ * app/features/profile/resume-check.server.ts does).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
