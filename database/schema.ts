@@ -19,10 +19,11 @@ import {
 import type { ProfileContent, StoredCv, StoredPhoto } from "./profile-content";
 
 /**
- * A share card drawn for a page (app/features/cards): the PNG's media row, and the fingerprint
- * of what it shows, so a change to any of that is seen as a card to draw again.
+ * A share card drawn for a page (app/features/cards): the PNG's media row, the fingerprint of
+ * what it shows (a change to any of that is a card to draw again), and its text alternative,
+ * which says what the image shows (the title it was drawn with, not the row's newer one).
  */
-export type StoredShareCard = { hash: string; key: string };
+export type StoredShareCard = { hash: string; key: string; alt: string };
 
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.

@@ -136,13 +136,20 @@ for (const driver of drivers) {
 
       // A new title: a new card, at a new URL.
       await updatePost(db, saved.id, post("Queues with SKIP LOCKED, revisited"));
+      // Until it is drawn, the page names the old card with the text it shows.
+      const meanwhile = await readPostView(db, saved.slug, async () => true);
+      expect(meanwhile && "post" in meanwhile ? meanwhile.post.shareImage : null).toMatchObject({
+        url: `/media/${first.hash}.png`,
+        alt: "Queues with SKIP LOCKED",
+      });
       await runCardJobs();
       const second = (await cardOf(saved.id))!;
       expect(second.hash).not.toBe(first.hash);
       const again = await readPostView(db, saved.slug, async () => true);
-      expect(again && "post" in again ? again.post.shareImage?.url : null).toBe(
-        `/media/${second.hash}.png`,
-      );
+      expect(again && "post" in again ? again.post.shareImage : null).toMatchObject({
+        url: `/media/${second.hash}.png`,
+        alt: "Queues with SKIP LOCKED, revisited",
+      });
 
       // The old card is used by nothing now: marked, then deleted after the grace; the cards in
       // use stay.

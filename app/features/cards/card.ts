@@ -1,4 +1,5 @@
 /** Share cards: the numbers the renderer and the page head share (docs/decisions/035-share-cards.md). */
+import type { StoredShareCard } from "../../../database/schema";
 import { mediaUrl } from "~/features/media";
 import { SECOND_MS } from "~/lib/format";
 
@@ -27,8 +28,12 @@ export const CARD_VERSION = 1;
 export type ShareImage = { url: string; alt: string; width: number; height: number };
 
 /** A drawn card as a page names it. */
-export const shareImageOf = (hash: string, alt: string): ShareImage => ({
+export const shareImageOf = ({ hash, alt }: StoredShareCard): ShareImage => ({
   url: mediaUrl(hash, "image/png"),
   alt,
   ...CARD_SIZE,
 });
+
+/** A card's text alternative: what it shows. */
+export const cardAlt = (spec: { heading: string; detail: string }, home: boolean) =>
+  home ? `${spec.heading}, ${spec.detail}` : spec.heading;

@@ -18,7 +18,7 @@ import { formatLongDate, HOUR_MS } from "~/lib/format";
 import { enqueue, JOB_LEASE_MS, type JobHandler } from "~/lib/jobs.server";
 import { siteConfig } from "~/site.config";
 
-import { CARD_LIMITS, CARD_SIZE, CARD_VERSION } from "./card";
+import { cardAlt, CARD_LIMITS, CARD_SIZE, CARD_VERSION } from "./card";
 import { drawCards, type CardSpec } from "./render-card.server";
 
 /** The one-off job a save adds; the recurring one that catches everything else. */
@@ -141,8 +141,9 @@ async function writeCards(db: Database, cards: (Stale & { hash: string })[]) {
     const now = await readOwner(tx as unknown as Database, true);
     if (!now) return 0;
     let written = 0;
-    for (const { post, key, hash } of cards) {
-      const shareCard: StoredShareCard = { hash, key };
+    for (const { post, key, hash, spec } of cards) {
+      const alt = cardAlt(spec, post === null);
+      const shareCard: StoredShareCard = { hash, key, alt };
       if (post === null) {
         if (homeKey(now.owner) !== key) continue;
         await tx.update(profile).set({ shareCard }).where(eq(profile.id, true));

@@ -79,9 +79,7 @@ export function siteIdentity(
     email: content.email,
     description: `${content.name}, ${content.title} in ${content.location}.`,
     shareImage: config.photoUrl ?? (jpeg ? mediaUrl(jpeg.hash, jpeg.type) : DEFAULT_PHOTO_URL),
-    shareCard: files.shareCard
-      ? shareImageOf(files.shareCard.hash, `${content.name}, ${content.title}`)
-      : null,
+    shareCard: files.shareCard ? shareImageOf(files.shareCard) : null,
   };
 }
 

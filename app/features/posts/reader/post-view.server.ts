@@ -55,7 +55,7 @@ export async function readPostView(
       tags: post.tags,
       content: renderPostHtml(content),
       contentEn: post.contentEn?.trim() ? renderPostHtml(sanitizePostHtml(post.contentEn)) : null,
-      shareImage: post.shareCard ? shareImageOf(post.shareCard.hash, post.title) : null,
+      shareImage: post.shareCard ? shareImageOf(post.shareCard) : null,
     },
     related,
   };
