@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { blogPosts, profile, type StoredShareCard } from "../../../database/schema";

@@ -69,7 +69,7 @@ function drawInWorker(load: (id: string) => unknown) {
   const cut = (heading: string) => {
     // No font here draws emoji: they go, rather than showing as empty boxes.
     const text = heading
-      .replace(/[\p{Extended_Pictographic}\u200d\ufe0f]/gu, "")
+      .replace(/\p{Extended_Pictographic}|\u200d|\ufe0f/gu, "")
       .replace(/\s+/g, " ");
     const chars = [...text.trim()];
     if (chars.length <= limits.headingChars) return text.trim();
