@@ -102,10 +102,11 @@ const hasCard = inArray(blogPosts.status, ["published", "scheduled"]);
 
 /** Up to CARD_LIMITS.batch cards whose stored key is not that of what they would show now. */
 async function staleCards(db: Database, owner: CardOwner, home: StoredShareCard | null) {
-  const stale: Stale[] = [];
+  // The home page's card first, alone: it is the one most shared, and a batch takes seconds.
   if (home?.key !== homeKey(owner)) {
-    stale.push({ post: null, spec: homeCardSpec(owner), key: homeKey(owner) });
+    return [{ post: null, spec: homeCardSpec(owner), key: homeKey(owner) }];
   }
+  const stale: Stale[] = [];
   let after = 0;
   while (stale.length < CARD_LIMITS.batch) {
     const rows = await db

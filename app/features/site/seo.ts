@@ -19,7 +19,7 @@ export type PageMeta = {
     publishedTime?: string;
     modifiedTime?: string;
     tags?: readonly string[];
-    /** The page's share card (1200×630); without one, the site's share image. */
+    /** The page's share card (1200×630); without one (not drawn yet), the site's share image. */
     image?: ShareImage | null;
   };
   jsonLd?: Record<string, unknown>;
@@ -71,7 +71,7 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
       { property: "og:title", content: meta.title },
       { property: "og:description", content: meta.description },
       { property: "og:url", content: url },
-      ...imageTags(meta.siteUrl, meta.share.image ?? meta.site.shareCard, meta.site.shareImage),
+      ...imageTags(meta.siteUrl, meta.share.image ?? null, meta.site.shareImage),
       { property: "og:locale", content: "en_US" },
       { name: "twitter:title", content: meta.title },
       { name: "twitter:description", content: meta.description },
