@@ -8,6 +8,7 @@ import { processPhoto } from "../../app/features/media/processing.server";
 import { readMedia } from "../../app/features/media/store.server";
 import { autosavePost } from "../../app/features/posts/autosave.server";
 import { readPostView } from "../../app/features/posts/reader/post-view.server";
+import { restorePost, trashPost } from "../../app/features/posts/trash.server";
 import { createPost, updatePost, type PostWriteInput } from "../../app/features/posts/write.server";
 import {
   ensureProfile,
@@ -205,6 +206,21 @@ for (const driver of drivers) {
       expect(await refreshJobs()).toBe(1);
       await runCardJobs();
       expect((await cardOf(draft.id))?.hash).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it("draws a scheduled post's card before it goes public, and asks again when a post leaves the trash", async () => {
+      const db = database.db;
+      const later = new Date(Date.now() + 24 * 3600_000);
+      const scheduled = await createPost(db, post("Coming soon", { mode: "at", at: later }));
+      expect(scheduled.status).toBe("scheduled");
+      expect(await refreshJobs()).toBe(1);
+      await runCardJobs();
+      expect((await cardOf(scheduled.id))?.alt).toBe("Coming soon");
+
+      await trashPost(db, scheduled.id);
+      expect(await refreshJobs()).toBe(0);
+      await restorePost(db, scheduled.id);
+      expect(await refreshJobs()).toBe(1);
     });
 
     it("draws every card again when the photo or the owner's name changes", async () => {
