@@ -18,6 +18,13 @@ import {
 
 import type { ProfileContent, StoredCv, StoredPhoto } from "./profile-content";
 
+/**
+ * A share card drawn for a page (app/features/cards): the PNG's media row, the fingerprint of
+ * what it shows (a change to any of that is a card to draw again), and its text alternative,
+ * which says what the image shows (the title it was drawn with, not the row's newer one).
+ */
+export type StoredShareCard = { hash: string; key: string; alt: string };
+
 // One schema for both drivers (PGlite and node-postgres). Nothing here may need a
 // PostgreSQL newer than 15: PGlite is PostgreSQL 18, but the oldest server we support is 15.
 
@@ -60,6 +67,8 @@ export const blogPosts = pgTable(
     trashedAt: timestamp("trashed_at", { withTimezone: true }),
     /** The state a trashed post had, which Restore gives back. */
     trashedStatus: text("trashed_status", { enum: POST_STATUSES }),
+    /** The post's share card (published and scheduled posts), made by a job after a save. */
+    shareCard: jsonb("share_card").$type<StoredShareCard | null>(),
     searchVector: tsvector("search_vector")
       .notNull()
       .default(sql`''::tsvector`),
@@ -309,6 +318,8 @@ export const profile = pgTable(
     photo: jsonb("photo").$type<StoredPhoto | null>(),
     /** The uploaded CV (a media row), or null. */
     cv: jsonb("cv").$type<StoredCv | null>(),
+    /** The home page's share card, made by a job after the profile changes. */
+    shareCard: jsonb("share_card").$type<StoredShareCard | null>(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("profile_single_row", sql`${t.id}`)],

@@ -97,6 +97,8 @@ export {
 export { PageCache, siteListener, startMediaFiles };
 // For bench/media.mjs: files stored as uploads are (their bytes in parts, then their rows).
 export { storeMedia } from "../app/features/media/index.server";
+// For bench/cards.mjs: share cards drawn as the cards' job draws them.
+export { drawCards } from "../app/features/cards/index.server";
 /** For tests/built: the bundle's routes, each with its module, as React Router is given them. */
 export const routeManifest = async () => (await bundledBuild()).routes;
 
@@ -126,7 +128,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   const workers = startWorkers(database, root, env);
   // Development renders every request, so edits to the code show at once.
   const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
-  const changes = await followChanges(database, pageCache, workers.publisher);
+  const changes = await followChanges(database, pageCache, workers.publisher, workers.jobs);
   const app = createSiteApp({
     env,
     database,
@@ -246,6 +248,7 @@ async function followChanges(
   database: DatabaseHandle,
   pageCache: PageCache | null,
   publisher: { changed(): void },
+  jobs: { wake(): void },
 ) {
   const forgetOnChange = (payload: string | null) => {
     if (payload !== null && isBarrier(payload)) return;
@@ -253,6 +256,9 @@ async function followChanges(
     const tag = payload === null ? null : noticeTagOf(payload);
     if (tag !== "posts") forgetProfile(database.db);
     if (tag === null || tag === "posts") publisher.changed();
+    // A change to a post or the profile may have added a job (a share card to draw): committed
+    // now, so a look finds it at once instead of at the next poll.
+    jobs.wake();
   };
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache

@@ -1,4 +1,5 @@
 import type { Database } from "../database/db.server";
+import { CARD_JOBS } from "../app/features/cards/index.server";
 import { MEDIA_JOBS } from "../app/features/media/index.server";
 import { POST_JOBS } from "../app/features/posts/index.server";
 import { SUBSCRIBER_JOBS } from "../app/features/subscribers/index.server";
@@ -12,7 +13,12 @@ import {
 import { errorMessage, logEvent } from "../app/lib/log.server";
 
 /** Every kind of job the site runs, from the features that define them. */
-export const SITE_JOBS: readonly JobHandler[] = [...POST_JOBS, ...MEDIA_JOBS, ...SUBSCRIBER_JOBS];
+export const SITE_JOBS: readonly JobHandler[] = [
+  ...POST_JOBS,
+  ...MEDIA_JOBS,
+  ...CARD_JOBS,
+  ...SUBSCRIBER_JOBS,
+];
 
 export type JobWorker = {
   /** Look now (a job was just added). */

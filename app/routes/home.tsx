@@ -52,7 +52,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     path: "/",
     title: `${site.name} · ${site.title}`,
     description: site.description,
-    share: { type: "website" },
+    share: { type: "website", image: site.shareCard },
     jsonLd: {
       "@context": "https://schema.org",
       "@type": "Person",

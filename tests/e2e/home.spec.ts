@@ -118,7 +118,18 @@ test.describe("the home page", () => {
   test("carries its title, canonical URL, share tags and a Person in JSON-LD", async ({
     page,
     baseURL,
+    request,
   }) => {
+    // The home page's share card is drawn by a job after the server's first start.
+    test.setTimeout(60_000);
+    const CARD = new RegExp(`^${baseURL}/media/[0-9a-f]{64}\\.png$`);
+    await expect
+      .poll(
+        async () =>
+          /property="og:image" content="([^"]+)"/.exec(await (await request.get("/")).text())?.[1],
+        { timeout: 40_000 },
+      )
+      .toMatch(CARD);
     await page.goto("/");
     await expect(page).toHaveTitle("Alex Byrne · Backend Developer");
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/`);
@@ -128,11 +139,23 @@ test.describe("the home page", () => {
     );
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "website");
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", `${baseURL}/`);
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", CARD);
+    await expect(page.locator('meta[property="og:image:width"]')).toHaveAttribute(
       "content",
-      `${baseURL}/images/profile.svg`,
+      "1200",
     );
-    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
+    await expect(page.locator('meta[property="og:image:height"]')).toHaveAttribute(
+      "content",
+      "630",
+    );
+    await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute(
+      "content",
+      "Alex Byrne, Backend Developer",
+    );
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute(
+      "content",
+      "summary_large_image",
+    );
     const ld = JSON.parse(
       (await page.locator('script[type="application/ld+json"]').textContent())!,
     );
@@ -141,6 +164,8 @@ test.describe("the home page", () => {
       name: "Alex Byrne",
       jobTitle: "Backend Developer",
       address: { addressLocality: "Dublin, Ireland" },
+      // The photo (the placeholder, none being uploaded), not the card.
+      image: `${baseURL}/images/profile.svg`,
     });
     expect(ld.sameAs).toHaveLength(4);
   });

@@ -298,8 +298,11 @@ test("photo uploads: resized WebP with dimensions, EXIF gone; the wrong files ar
     expect(meta.exif).toBeUndefined();
     expect(meta.width).toBe(meta.height);
   }
-  // The JPEG for share cards carries no EXIF either.
-  const share = await page.locator('meta[property="og:image"]').getAttribute("content");
+  // The JPEG named as the owner's image (JSON-LD; drawn on share cards) carries no EXIF either.
+  const person = JSON.parse(
+    (await page.locator('script[type="application/ld+json"]').textContent())!,
+  ) as { image: string };
+  const share = person.image;
   expect(share).toMatch(/\/media\/[0-9a-f]{64}\.jpg$/);
   const shared = await page.request.get(share!);
   expect(shared.headers()["content-type"]).toBe("image/jpeg");

@@ -149,6 +149,7 @@ for (const driver of drivers) {
           sql`select key, attempts from jobs order by key`,
         ),
       ).toEqual([
+        { key: "cards.check", attempts: 0 },
         { key: "media.purge-orphans", attempts: 0 },
         { key: "posts.prune-revisions", attempts: 0 },
         { key: "posts.purge-trash", attempts: 0 },

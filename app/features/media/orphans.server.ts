@@ -4,8 +4,9 @@
  * instances. Mark, then sweep:
  *
  * - A file is used while its hash (64 hex characters) appears anywhere in a post (any state,
- *   the trash included: title, description, content, English content), a revision (its title,
- *   description and content delta), a revision base or the profile row (photo, CV, text). Every
+ *   the trash included: title, description, content, English content, share card), a revision
+ *   (its title, description and content delta), a revision base or the profile row (photo, CV,
+ *   text, the home page's share card). Every
  *   width of a post image is named in the image's `srcset`, so each width is found on its own.
  * - `media.unreferenced_since` says since when a file is unused. An upload is marked at once
  *   (the column defaults to its created_at), each run clears the mark of files in use and marks
@@ -55,7 +56,7 @@ const SOURCES: { table: SQL; key: SQL | null; texts: string[] }[] = [
   {
     table: sql.raw("blog_posts"),
     key: sql.raw("id"),
-    texts: ["t.title", "t.description", "t.content", "t.content_en"],
+    texts: ["t.title", "t.description", "t.content", "t.content_en", "t.share_card::text"],
   },
   {
     table: sql.raw("post_revisions"),

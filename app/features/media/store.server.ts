@@ -27,6 +27,9 @@ import type { UploadKind } from "./uploads";
  */
 export const MEDIA_DELETED_CHANNEL = "media_deleted";
 
+/** What a file is for: an upload's kind, or a share card the site drew (app/features/cards). */
+export type MediaPurpose = UploadKind | "card";
+
 /** A stored file as the profile refers to it (the bytes stay in the database). */
 export type StoredMedia = Omit<ProcessedFile, "bytes"> & { hash: string; size: number };
 
@@ -88,7 +91,7 @@ export async function stageMedia(db: Database, files: ProcessedFile[]): Promise<
  */
 export async function commitMedia(
   db: Pick<Database, "execute">,
-  purpose: UploadKind,
+  purpose: MediaPurpose,
   staged: StagedMedia,
 ): Promise<StoredMedia[]> {
   for (const file of staged.files) {
@@ -150,7 +153,7 @@ export async function withStagedMedia<T>(
 /** Stores processed files on their own (all their rows, or none). Returns them in order. */
 export const storeMedia = (
   db: Database,
-  purpose: UploadKind,
+  purpose: MediaPurpose,
   files: ProcessedFile[],
 ): Promise<StoredMedia[]> =>
   withStagedMedia(db, files, (staged) => db.transaction((tx) => commitMedia(tx, purpose, staged)));

@@ -4,7 +4,12 @@
  */
 import { desc, eq, ne, sql } from "drizzle-orm";
 
-import { blogPosts, postTags, type PostStatus } from "../../../database/schema";
+import {
+  blogPosts,
+  postTags,
+  type PostStatus,
+  type StoredShareCard,
+} from "../../../database/schema";
 import { PAGE_SIZE } from "~/lib/constants";
 
 export type PostSummary = {
@@ -42,6 +47,8 @@ export type Post = {
   createdAt: Date;
   updatedAt: Date;
   tags: string[];
+  /** Its share card (app/features/cards), once drawn. */
+  shareCard: StoredShareCard | null;
 };
 
 /** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
@@ -78,6 +85,7 @@ export const fullPost = {
   createdAt: blogPosts.createdAt,
   updatedAt: blogPosts.updatedAt,
   tags: tagsOfPost,
+  shareCard: blogPosts.shareCard,
 };
 
 export const newestFirst = [desc(blogPosts.publishedAt), desc(blogPosts.id)] as const;

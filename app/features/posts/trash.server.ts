@@ -9,6 +9,7 @@ import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { blogPosts, postSlugs, type PostStatus } from "../../../database/schema";
+import { requestCardRefresh } from "~/features/cards/index.server";
 import { postKeyOf } from "./read.server";
 import { TRASH_DAYS } from "./retention";
 import type { TrashPage } from "./trash";
@@ -98,6 +99,8 @@ export async function restorePost(db: Database, id: number): Promise<RestoredPos
       slug: blogPosts.slug,
       status: sql<PostStatus>`${blogPosts.status}`,
     });
+  // Its share card may be older than the profile's last change.
+  if (row && row.status !== "draft") await requestCardRefresh(db);
   return row ?? null;
 }
 

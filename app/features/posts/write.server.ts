@@ -11,6 +11,7 @@ import {
   type PostStatus,
   type StoredPublishChoice,
 } from "../../../database/schema";
+import { requestCardRefresh } from "~/features/cards/index.server";
 import type { PublishRequest } from "./publishing";
 import { tagsOfPost } from "./post-rows.server";
 import {
@@ -156,6 +157,7 @@ export async function createPost(
     db.transaction(async (tx) => {
       const [row] = await tx.insert(blogPosts).values(columns).returning(savedPost);
       await writeTags(tx, row!.id, post.tags ?? []);
+      await refreshCardOf(tx, row!.status);
       const fields = revisionFieldsOf(post, post.tags ?? []);
       const head = await recordRevision(tx, row!.id, {
         kind: "manual",
@@ -190,11 +192,21 @@ export async function updatePost(
         .where(eq(blogPosts.id, id))
         .returning(savedPost);
       if (post.tags !== null) await writeTags(tx, id, post.tags);
+      await refreshCardOf(tx, row!.status);
       const fields = revisionFieldsOf(post, post.tags ?? current.tags);
       const head = await recordRevision(tx, id, { kind: "manual", applied: true, fields, source });
       return { ...row!, revision: head.id };
     }),
   );
+}
+
+/**
+ * A saved post that visitors see, or will on schedule, gets its share card drawn again by a job
+ * when its title or date changed (a draft gets its own when published). Autosaves never ask:
+ * they change no such post's row.
+ */
+async function refreshCardOf(tx: Database, status: PostStatus) {
+  if (status === "published" || status === "scheduled") await requestCardRefresh(tx);
 }
 
 /** The post's row as a save finds it, locked until the save commits; null when missing or trashed. */

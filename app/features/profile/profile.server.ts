@@ -1,7 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 
 import { lockUntilCommit, type Database } from "../../../database/db.server";
-import { media, profile } from "../../../database/schema";
+import { media, profile, type StoredShareCard } from "../../../database/schema";
+import { requestCardRefresh } from "~/features/cards/index.server";
 import { commitMedia, withStagedMedia } from "~/features/media/index.server";
 import type { ProfileContent, StoredCv, StoredPhoto } from "./profile";
 import type { EducationInput, ExperienceInput } from "./timeline/timeline";
@@ -11,6 +12,8 @@ import { replaceEntries } from "./timeline/timeline.server";
 export type StoredProfile = ProfileContent & {
   photo: StoredPhoto | null;
   cv: StoredCv | null;
+  /** The home page's share card (app/features/cards), once drawn. */
+  shareCard: StoredShareCard | null;
   updatedAt: Date;
 };
 
@@ -61,6 +64,7 @@ export async function getProfile(db: Database): Promise<StoredProfile | null> {
     ...pickContent(row),
     photo: row.photo ?? null,
     cv: row.cv ?? null,
+    shareCard: row.shareCard ?? null,
     updatedAt: row.updatedAt,
   };
 }
@@ -81,10 +85,14 @@ export function pickContent(source: ProfileContent): ProfileContent {
 
 /** Replaces what the owner wrote (checked by profileSchema first); the files stay. */
 export async function saveProfile(db: Database, content: ProfileContent) {
-  await db
-    .update(profile)
-    .set({ ...pickContent(content), updatedAt: new Date() })
-    .where(eq(profile.id, true));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(profile)
+      .set({ ...pickContent(content), updatedAt: new Date() })
+      .where(eq(profile.id, true));
+    // The owner's name, title and location are on the share cards.
+    await requestCardRefresh(tx);
+  });
   forgetProfile(db);
 }
 
@@ -108,6 +116,8 @@ export async function replacePhoto(
       .from(profile)
       .where(eq(profile.id, true));
     await tx.update(profile).set({ photo, updatedAt: new Date() }).where(eq(profile.id, true));
+    // The photo is on the share cards.
+    await requestCardRefresh(tx);
     const kept = new Set(photo?.files.map((file) => file.hash));
     const old = (row?.photo?.files ?? []).map((file) => file.hash).filter((h) => !kept.has(h));
     return dropMedia(tx, "photo", old);
@@ -185,6 +195,7 @@ export async function replaceResume(
       .where(eq(profile.id, true));
     await replaceEntries(tx, "experience", resume.experiences);
     await replaceEntries(tx, "education", resume.education);
+    await requestCardRefresh(tx);
   });
   forgetProfile(db);
 }

@@ -1,5 +1,7 @@
 import type { MetaDescriptor } from "react-router";
 
+import type { ShareImage } from "~/features/cards";
+
 import type { SiteIdentity } from "./site";
 
 export type PageMeta = {
@@ -17,6 +19,8 @@ export type PageMeta = {
     publishedTime?: string;
     modifiedTime?: string;
     tags?: readonly string[];
+    /** The page's share card (1200×630); without one (not drawn yet), the site's share image. */
+    image?: ShareImage | null;
   };
   jsonLd?: Record<string, unknown>;
   /** Keep the page out of search engines (test pages, errors). */
@@ -26,6 +30,30 @@ export type PageMeta = {
 /** A site path made absolute with SITE_URL; a URL that is already absolute (a CDN) stays. */
 export const absoluteUrl = (siteUrl: string, path: string) =>
   /^https?:\/\//.test(path) ? path : `${siteUrl}${path}`;
+
+/**
+ * The share image's tags: a drawn card with its size and text alternative, for a large card
+ * (Twitter's summary_large_image); else the site's image (the photo) for a small one.
+ */
+function imageTags(siteUrl: string, card: ShareImage | null, fallback: string): MetaDescriptor[] {
+  if (!card) {
+    return [
+      { property: "og:image", content: absoluteUrl(siteUrl, fallback) },
+      { name: "twitter:card", content: "summary" },
+    ];
+  }
+  const url = absoluteUrl(siteUrl, card.url);
+  return [
+    { property: "og:image", content: url },
+    { property: "og:image:type", content: "image/png" },
+    { property: "og:image:width", content: String(card.width) },
+    { property: "og:image:height", content: String(card.height) },
+    { property: "og:image:alt", content: card.alt },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:image", content: url },
+    { name: "twitter:image:alt", content: card.alt },
+  ];
+}
 
 /** Title, description and canonical URL for every page; share tags and JSON-LD where asked. */
 export function pageMeta(meta: PageMeta): MetaDescriptor[] {
@@ -43,9 +71,8 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
       { property: "og:title", content: meta.title },
       { property: "og:description", content: meta.description },
       { property: "og:url", content: url },
-      { property: "og:image", content: absoluteUrl(meta.siteUrl, meta.site.shareImage) },
+      ...imageTags(meta.siteUrl, meta.share.image ?? null, meta.site.shareImage),
       { property: "og:locale", content: "en_US" },
-      { name: "twitter:card", content: "summary" },
       { name: "twitter:title", content: meta.title },
       { name: "twitter:description", content: meta.description },
     );

@@ -17,6 +17,7 @@ export const SEED_PROFILE: StoredProfile = {
   tools: siteConfig.tools,
   photo: null,
   cv: null,
+  shareCard: null,
   updatedAt: new Date(0),
 };
 

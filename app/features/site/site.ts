@@ -11,6 +11,8 @@ import type {
   StoredPhoto,
   ToolGlyphData,
 } from "~/features/profile";
+import type { StoredShareCard } from "../../../database/schema";
+import { shareImageOf, type ShareImage } from "~/features/cards";
 import { mediaUrl } from "~/features/media";
 
 /**
@@ -46,6 +48,8 @@ export type SiteIdentity = {
   description: string;
   /** An image for share cards and JSON-LD (JPEG when uploaded), a path or an absolute URL. */
   shareImage: string;
+  /** The home page's share card, once drawn (app/features/cards). */
+  shareCard: ShareImage | null;
 };
 
 /** The photo as the home page draws it. */
@@ -56,7 +60,11 @@ export type SitePhoto = {
   alt: string;
 };
 
-export type StoredFiles = { photo: StoredPhoto | null; cv: StoredCv | null };
+export type StoredFiles = {
+  photo: StoredPhoto | null;
+  cv: StoredCv | null;
+  shareCard?: StoredShareCard | null;
+};
 
 export function siteIdentity(
   content: ProfileContent,
@@ -71,6 +79,7 @@ export function siteIdentity(
     email: content.email,
     description: `${content.name}, ${content.title} in ${content.location}.`,
     shareImage: config.photoUrl ?? (jpeg ? mediaUrl(jpeg.hash, jpeg.type) : DEFAULT_PHOTO_URL),
+    shareCard: files.shareCard ? shareImageOf(files.shareCard) : null,
   };
 }
 

@@ -34,7 +34,13 @@ export function postMeta({
     path,
     title: `${post.title} · ${site.name}`,
     description: post.description,
-    share: { type: "article", publishedTime: published, modifiedTime: modified, tags: post.tags },
+    share: {
+      type: "article",
+      publishedTime: published,
+      modifiedTime: modified,
+      tags: post.tags,
+      image: post.shareImage,
+    },
     // Drafts and scheduled posts are seen by the owner alone, and never indexed.
     noindex: post.status !== "published",
     jsonLd: {

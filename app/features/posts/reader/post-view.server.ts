@@ -1,4 +1,5 @@
 import type { Database } from "../../../../database/db.server";
+import { shareImageOf } from "~/features/cards";
 import { excerpt } from "~/features/site";
 
 import { postPath } from "../publishing";
@@ -54,6 +55,7 @@ export async function readPostView(
       tags: post.tags,
       content: renderPostHtml(content),
       contentEn: post.contentEn?.trim() ? renderPostHtml(sanitizePostHtml(post.contentEn)) : null,
+      shareImage: post.shareCard ? shareImageOf(post.shareCard) : null,
     },
     related,
   };

@@ -1,4 +1,6 @@
 /** A post as its page shows it: what the server reads (./post-view.server.ts) and the reader draws. */
+import type { ShareImage } from "~/features/cards";
+
 import type { PublishState } from "../publishing";
 
 /** An h2 or h3 of a post, for its table of contents. */
@@ -26,6 +28,8 @@ export type PostView = {
   content: RenderedPost;
   /** The English version, when the post has one. */
   contentEn: RenderedPost | null;
+  /** Its share card, once drawn (published and scheduled posts). */
+  shareImage: ShareImage | null;
 };
 
 /** Another post offered at the foot of one. */

@@ -1,0 +1,1 @@
+export { CARD_SIZE, shareImageOf, type ShareImage } from "./card";
