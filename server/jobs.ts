@@ -1,6 +1,7 @@
 import type { Database } from "../database/db.server";
 import { MEDIA_JOBS } from "../app/features/media/index.server";
 import { POST_JOBS } from "../app/features/posts/index.server";
+import { NEWSLETTER_JOBS } from "../app/features/subscribers/index.server";
 import {
   claimJob,
   ensureRecurringJobs,
@@ -11,7 +12,7 @@ import {
 import { errorMessage, logEvent } from "../app/lib/log.server";
 
 /** Every kind of job the site runs, from the features that define them. */
-export const SITE_JOBS: readonly JobHandler[] = [...POST_JOBS, ...MEDIA_JOBS];
+export const SITE_JOBS: readonly JobHandler[] = [...POST_JOBS, ...MEDIA_JOBS, ...NEWSLETTER_JOBS];
 
 export type JobWorker = {
   /** Look now (a job was just added). */

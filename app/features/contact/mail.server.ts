@@ -13,6 +13,10 @@ export type Mail = {
   text: string;
   /** Lets a transport drop a repeat of the same message (Resend's Idempotency-Key). */
   idempotencyKey: string;
+  /** Extra headers (a newsletter's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /** The Message-ID, `<…@…>`, when the sender fixes it (a newsletter's, one per recipient). */
+  messageId?: string;
 };
 
 export type MailTransport = { name: "smtp" | "resend"; send(mail: Mail): Promise<void> };
@@ -62,6 +66,8 @@ export function mailTransportFrom(env: Env): MailTransport | null {
           subject: mail.subject,
           html: mail.html,
           text: mail.text,
+          headers: mail.headers,
+          messageId: mail.messageId,
         });
       },
     };
@@ -86,6 +92,7 @@ export function mailTransportFrom(env: Env): MailTransport | null {
             subject: mail.subject,
             html: mail.html,
             text: mail.text,
+            headers: mail.headers,
           }),
           signal: AbortSignal.timeout(RESEND_TIMEOUT_MS),
         });

@@ -8,3 +8,11 @@ export {
   subscriberSecret,
   unsubscribeUrl,
 } from "./links.server";
+export {
+  NEWSLETTER_JOBS,
+  NEWSLETTER_SENDING,
+  newsletterCounts,
+  onNewsletterQueued,
+  type NewsletterCounts,
+} from "./newsletter.server";
+export { sendNewsletterRound, type NewsletterSender } from "./newsletter-send.server";
