@@ -10,7 +10,8 @@ import { subscriberSecret, unsubscribeUrl } from "../../app/features/subscribers
 import { parseEnv } from "../../app/lib/env.server";
 import { startJobWorker } from "../../server/jobs";
 import { startNewsletterWorker, type NewsletterWorker } from "../../server/newsletter";
-import { drivers, queryRows, skipReason, type TestDatabase } from "./databases";
+import { action as createPostAction } from "../../app/routes/api.posts";
+import { drivers, queryRows, routeContext, skipReason, type TestDatabase } from "./databases";
 import { smtpPeer } from "./mail-peer";
 
 const SITE = { url: "https://blog.example.dev", name: "Alex Byrne", from: "alex@example.dev" };
@@ -202,6 +203,36 @@ for (const driver of drivers) {
       await deliver();
       await until(() => peer.received.length === 1);
       expect(peer.received[0]!.headers.get("subject")).toBe("Shipping the newsletter");
+    });
+
+    it("the post API takes the owner's choice, and refuses one that is not true or false", async () => {
+      const post = (body: object) =>
+        createPostAction({
+          request: new Request("http://localhost/api/posts", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ title: "Via the API", content: "<p>Hi</p>", ...body }),
+          }),
+          context: routeContext(database),
+          params: {},
+        } as Parameters<typeof createPostAction>[0]);
+      const refused = (await post({ sendToSubscribers: "yes" })) as { init: ResponseInit | null };
+      expect(refused.init?.status).toBe(400);
+      await post({ sendToSubscribers: false });
+      await post({ sendToSubscribers: true });
+      const rows = await queryRows<{ send: boolean | null; first: Date | null }>(
+        database.db,
+        sql`select send_to_subscribers as send, first_published_at as first from blog_posts order by id`,
+      );
+      expect(rows.map((r) => [r.send, r.first !== null])).toEqual([
+        [false, true],
+        [true, true],
+      ]);
+      const [queuedJobs] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from jobs where kind = 'newsletter.expand'`,
+      );
+      expect(queuedJobs!.n).toBe(1);
     });
 
     it("retries after the mail server refuses, then sends once", async () => {

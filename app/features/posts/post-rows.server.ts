@@ -42,6 +42,10 @@ export type Post = {
   createdAt: Date;
   updatedAt: Date;
   tags: string[];
+  /** The `Send to subscribers` choice (null: never made, which means no). */
+  sendToSubscribers: boolean | null;
+  /** When it was first public; null for a post never published (its first publication may send it). */
+  firstPublishedAt: Date | null;
 };
 
 /** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
@@ -78,6 +82,8 @@ export const fullPost = {
   createdAt: blogPosts.createdAt,
   updatedAt: blogPosts.updatedAt,
   tags: tagsOfPost,
+  sendToSubscribers: blogPosts.sendToSubscribers,
+  firstPublishedAt: blogPosts.firstPublishedAt,
 };
 
 export const newestFirst = [desc(blogPosts.publishedAt), desc(blogPosts.id)] as const;
