@@ -10,6 +10,8 @@ import { subscriberSecret, unsubscribeUrl } from "../../app/features/subscribers
 import { parseEnv } from "../../app/lib/env.server";
 import { startJobWorker } from "../../server/jobs";
 import { startNewsletterWorker, type NewsletterWorker } from "../../server/newsletter";
+import type { Route as OwnerListRoute } from "../../app/routes/+types/admin.posts";
+import { loader as ownerListLoader } from "../../app/routes/admin.posts";
 import { action as createPostAction } from "../../app/routes/api.posts";
 import { drivers, queryRows, routeContext, skipReason, type TestDatabase } from "./databases";
 import { smtpPeer } from "./mail-peer";
@@ -215,7 +217,7 @@ for (const driver of drivers) {
           }),
           context: routeContext(database),
           params: {},
-        } as Parameters<typeof createPostAction>[0]);
+        } as unknown as Parameters<typeof createPostAction>[0]);
       const refused = (await post({ sendToSubscribers: "yes" })) as { init: ResponseInit | null };
       expect(refused.init?.status).toBe(400);
       await post({ sendToSubscribers: false });
@@ -260,6 +262,19 @@ for (const driver of drivers) {
       await sender.settled();
       await until(() => peer.received.length === 1);
       expect(await counts(post.id)).toEqual({ sent: 1, pending: 0, failed: 0, skipped: 0 });
+      // The owner's list says how it went.
+      const list = (await ownerListLoader({
+        request: new Request("http://localhost/admin/posts"),
+        context: routeContext(database),
+        params: {},
+      } as unknown as OwnerListRoute.LoaderArgs)) as {
+        posts: { id: number; newsletter: unknown }[];
+      };
+      expect(list.posts.find((p) => p.id === post.id)?.newsletter).toMatchObject({
+        sent: 1,
+        pending: 0,
+        failed: 0,
+      });
     });
   });
 }
