@@ -235,7 +235,7 @@ function startWorkers(database: DatabaseHandle, root: string, env: Env) {
   // Background work of every feature, the recurring purges included (docs/decisions/025-job-queue.md).
   const jobs = startJobWorker(database.db);
   // New posts to subscribers, at NEWSLETTER_RATE for all instances (docs/decisions/037-newsletter.md).
-  const newsletter = startNewsletterWorker(database.db, mailTransportFrom(env), {
+  const newsletter = startNewsletterWorker(database.db, mailTransportFrom(env, { pool: true }), {
     site: { url: env.siteUrl, name: siteConfig.name, from: env.mailFrom ?? siteConfig.email },
     perMinute: env.newsletterRate,
   });

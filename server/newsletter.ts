@@ -83,6 +83,7 @@ export function startNewsletterWorker(
       unlisten();
       clearTimeout(timer);
       await running;
+      transport.close?.();
     },
   };
 }

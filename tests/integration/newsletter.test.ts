@@ -59,7 +59,7 @@ for (const driver of drivers) {
     let jobs: ReturnType<typeof startJobWorker>;
     let sender: NewsletterWorker;
     const start = (perMinute = 60_000) => {
-      const transport = mailTransportFrom(parseEnv({ SMTP_URL: peer.url }));
+      const transport = mailTransportFrom(parseEnv({ SMTP_URL: peer.url }), { pool: true });
       sender = startNewsletterWorker(database.db, transport, { site: SITE, perMinute });
     };
     /** The post's job runs (the trigger queued it), then its mails go out. */
