@@ -14,11 +14,12 @@ describe("the job worker", () => {
     ).toThrow("Two job handlers share a kind.");
   });
 
-  it("runs the posts' and the media's recurring purges", () => {
+  it("runs the posts' and the media's recurring purges, and the newsletter's one job per post", () => {
     expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
       ["posts.purge-trash", true],
       ["posts.prune-revisions", true],
       ["media.purge-orphans", true],
+      ["newsletter.expand", false],
     ]);
   });
 });
