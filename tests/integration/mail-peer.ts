@@ -98,6 +98,8 @@ export async function smtpPeer(port = 0) {
       });
     },
   });
+  // A client killed mid-connection (a load test's SIGKILL) resets its socket: not the peer's error.
+  server.on("error", () => {});
   server.listen(port, "127.0.0.1");
   await once(server.server, "listening");
   const bound = (server.server.address() as AddressInfo).port;
