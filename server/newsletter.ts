@@ -27,7 +27,12 @@ export function startNewsletterWorker(
   transport: MailTransport | null,
   options: Omit<NewsletterSender, "db" | "transport" | "stopping">,
 ): NewsletterWorker {
-  if (!transport) return { wake() {}, settled: async () => {}, stop: async () => {} };
+  if (!transport) {
+    console.log(
+      "Newsletter sending is off: no SMTP_URL or RESEND_API_KEY. New posts' mails wait as pending in /admin/posts.",
+    );
+    return { wake() {}, settled: async () => {}, stop: async () => {} };
+  }
   let stopped = false;
   let again = false;
   let running: Promise<void> | null = null;
