@@ -6,6 +6,7 @@ import { createPost } from "../../app/features/posts/write.server";
 import {
   claimSends,
   expandNewsletter,
+  releaseSends,
   takeBudget,
 } from "../../app/features/subscribers/newsletter.server";
 import { parseEnv } from "../../app/lib/env.server";
@@ -72,13 +73,18 @@ for (const driver of drivers) {
       expect((await takeBudget(db, 20, 60)).granted).toBe(0);
     });
 
-    it("concurrent claims never share a row", async () => {
+    it("concurrent claims never share a row, and released rows are claimable at once", async () => {
       await queued(database.db, 30);
       const claims = await Promise.all([1, 2, 3].map(() => claimSends(database.db, 12)));
       const ids = claims.flat().map((c) => c.id);
       expect(ids).toHaveLength(30);
       expect(new Set(ids).size).toBe(30);
       expect(await claimSends(database.db, 12)).toEqual([]);
+      // A stopping worker gives back what it will not send: claimable at once, attempt uncounted.
+      await releaseSends(database.db, claims[0]!);
+      const again = await claimSends(database.db, 30);
+      expect(again.map((c) => c.id)).toEqual(claims[0]!.map((c) => c.id));
+      expect(again.map((c) => c.attempts)).toEqual(claims[0]!.map(() => 1));
     });
 
     it("two workers together keep a low rate, and send each mail once", async () => {

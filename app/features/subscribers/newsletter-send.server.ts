@@ -17,6 +17,7 @@ import {
   markSent,
   markSkipped,
   NEWSLETTER_SENDING,
+  releaseSends,
   returnBudget,
   takeBudget,
   type ClaimedSend,
@@ -92,8 +93,8 @@ async function sendOne(sender: NewsletterSender, secret: string, send: ClaimedSe
 }
 
 /**
- * Sends what the budget allows of what is due. Rows claimed and not sent because the worker
- * stopped keep their claim until it lapses (NEWSLETTER_SENDING.leaseMs), like a dead worker's.
+ * Sends what the budget allows of what is due. Rows claimed and not sent because the worker is
+ * stopping are given back at once (a dead worker's wait for their lease to lapse).
  */
 export async function sendNewsletterRound(sender: NewsletterSender): Promise<RoundResult> {
   const { db, perMinute } = sender;
@@ -105,8 +106,11 @@ export async function sendNewsletterRound(sender: NewsletterSender): Promise<Rou
   if (batch.length === 0) return { sent: 0, againInMs: null };
   const secret = await subscriberSecret(db);
   let sent = 0;
-  for (const send of batch) {
-    if (sender.stopping()) break;
+  for (const [i, send] of batch.entries()) {
+    if (sender.stopping()) {
+      await releaseSends(db, batch.slice(i));
+      break;
+    }
     await sendOne(sender, secret, send);
     sent += 1;
   }

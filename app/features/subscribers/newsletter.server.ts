@@ -148,6 +148,21 @@ export async function claimSends(db: Database, limit: number): Promise<ClaimedSe
   }));
 }
 
+/**
+ * Gives back claimed rows this worker will not send (it is stopping): due again at once for any
+ * worker, the attempt uncounted, instead of waiting for the lease to lapse.
+ */
+export async function releaseSends(db: Database, sends: readonly ClaimedSend[]): Promise<void> {
+  if (sends.length === 0) return;
+  const ids = sql.join(
+    sends.map((s) => sql`${s.id}`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update newsletter_sends set locked_until = null, attempts = greatest(0, attempts - 1)
+    where id in (${ids}) and status = 'pending'`);
+}
+
 /** The mail server accepted it: sent, for good. */
 export async function markSent(db: Database, id: number): Promise<void> {
   await db.execute(sql`
