@@ -28,24 +28,21 @@ function headersOf(head: string): Map<string, string> {
 function decodeBody(body: string, encoding: string | undefined): string {
   if (encoding?.toLowerCase() === "base64") return Buffer.from(body, "base64").toString("utf8");
   if (encoding?.toLowerCase() === "quoted-printable") {
+    // Bytes as escaped (=XX) or as written; the text is ASCII, so one byte per character.
     const soft = body.replace(/=\r?\n/g, "");
-    const bytes: number[] = [];
-    for (let i = 0; i < soft.length; i++) {
-      const hex = soft[i] === "=" ? /^[0-9A-F]{2}/i.exec(soft.slice(i + 1, i + 3)) : null;
-      if (hex) {
-        bytes.push(parseInt(hex[0], 16));
-        i += 2;
-      } else bytes.push(...Buffer.from(soft[i]!, "utf8"));
-    }
-    return Buffer.from(bytes).toString("utf8");
+    const latin1 = soft.replace(/=([0-9A-F]{2})/gi, (_m, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+    return Buffer.from(latin1, "latin1").toString("utf8");
   }
   return body;
 }
 
 /** Splits a raw message into its headers and its text/plain and text/html parts (decoded). */
-export function parseMail(raw: string, to: string[]): ReceivedMail {
+export function parseMail(raw: string, to: string[], headersOnly = false): ReceivedMail {
   const split = raw.indexOf("\r\n\r\n");
   const headers = headersOf(raw.slice(0, split));
+  if (headersOnly) return { at: Date.now(), to, raw: "", headers, html: "", text: "" };
   const body = raw.slice(split + 4);
   const boundary = /boundary="?([^";]+)"?/.exec(headers.get("content-type") ?? "")?.[1];
   const parts: Record<string, string> = {};
@@ -73,9 +70,10 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
 
 /**
  * A real SMTP server on loopback that records what it receives, and can refuse the next
- * `refuseNext` messages with a temporary error.
+ * `refuseNext` messages with a temporary error. `headersOnly`: keeps the headers alone (a load
+ * test's thousands of mails, read without taking the machine from the servers under test).
  */
-export async function smtpPeer(port = 0) {
+export async function smtpPeer(port = 0, { headersOnly = false } = {}) {
   const received: ReceivedMail[] = [];
   let refuseNext = 0;
   const server = new SMTPServer({
@@ -93,7 +91,7 @@ export async function smtpPeer(port = 0) {
           return callback(new Error("451 try again later"));
         }
         const to = session.envelope.rcptTo.map((r) => r.address);
-        received.push(parseMail(Buffer.concat(chunks).toString("utf8"), to));
+        received.push(parseMail(Buffer.concat(chunks).toString("utf8"), to, headersOnly));
         callback();
       });
     },

@@ -59,7 +59,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the newsletter to 10,000 subscribers (Postg
 
   beforeAll(async () => {
     database = await freshPostgres("load_newsletter");
-    peer = await smtpPeer(SMTP_PORT);
+    peer = await smtpPeer(SMTP_PORT, { headersOnly: true });
     // The first start migrates and seeds (the demo posts are public already: never sent).
     servers.push(await startServer(PORTS[0], env()));
     servers.push(await startServer(PORTS[1], env()));
