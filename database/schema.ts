@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -69,6 +70,16 @@ export const blogPosts = pgTable(
     trashedStatus: text("trashed_status", { enum: POST_STATUSES }),
     /** The post's share card (published and scheduled posts), made by a job after a save. */
     shareCard: jsonb("share_card").$type<StoredShareCard | null>(),
+    /**
+     * The owner's `Send to subscribers` choice, read once: when the post is first published
+     * (migration 0014's trigger). Null (a post from before, or a restored backup's) means no.
+     */
+    sendToSubscribers: boolean("send_to_subscribers"),
+    /**
+     * When the post was first public, set by migration 0014's trigger and never cleared:
+     * publishing again after an unpublish is no first publication, and sends nothing.
+     */
+    firstPublishedAt: timestamp("first_published_at", { withTimezone: true }),
     searchVector: tsvector("search_vector")
       .notNull()
       .default(sql`''::tsvector`),
@@ -534,4 +545,61 @@ export const subscribeRequests = pgTable(
     index("subscribe_requests_address_idx").on(t.clientAddress, t.requestedAt),
     index("subscribe_requests_requested_at_idx").on(t.requestedAt),
   ],
+);
+
+/**
+ * The newsletter's mail (app/features/subscribers/newsletter.server.ts): one row per post and
+ * confirmed subscriber, made when the post is first published, so each subscriber gets each
+ * post once. Claimed in batches with SKIP LOCKED under a lease (`locked_until`), marked `sent`
+ * right after the mail server accepted it, retried with backoff (`next_attempt_at`) until
+ * `failed`; `skipped` when the subscriber left before their turn.
+ */
+export const NEWSLETTER_SEND_STATUSES = ["pending", "sent", "failed", "skipped"] as const;
+export type NewsletterSendStatus = (typeof NEWSLETTER_SEND_STATUSES)[number];
+
+export const newsletterSends = pgTable(
+  "newsletter_sends",
+  {
+    id: serial("id").primaryKey(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    subscriberId: integer("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    status: text("status", { enum: NEWSLETTER_SEND_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("newsletter_sends_recipient_idx").on(t.postId, t.subscriberId),
+    index("newsletter_sends_due_idx")
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      "newsletter_sends_status_check",
+      sql`${t.status} IN ('pending', 'sent', 'failed', 'skipped')`,
+    ),
+  ],
+);
+
+export type NewsletterSend = typeof newsletterSends.$inferSelect;
+
+/**
+ * The one rate budget every instance takes from (a token bucket, NEWSLETTER_RATE messages per
+ * minute): `tokens` as of `refilled_at`, and what the last take granted. One row, id 1.
+ */
+export const newsletterBudget = pgTable(
+  "newsletter_budget",
+  {
+    id: smallint("id").primaryKey(),
+    tokens: doublePrecision("tokens").notNull().default(0),
+    granted: integer("granted").notNull().default(0),
+    refilledAt: timestamp("refilled_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("newsletter_budget_one_row", sql`${t.id} = 1`)],
 );

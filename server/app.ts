@@ -23,6 +23,7 @@ import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { makePrivate } from "./private-files";
 import { startDeliveryWorker } from "./delivery";
 import { startJobWorker } from "./jobs";
+import { startNewsletterWorker } from "./newsletter";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
 import { startMediaFiles } from "./media";
@@ -128,7 +129,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   const workers = startWorkers(database, root, env);
   // Development renders every request, so edits to the code show at once.
   const pageCache = env.pageCache && !dev ? new PageCache({ maxBytes: env.pageCacheBytes }) : null;
-  const changes = await followChanges(database, pageCache, workers.publisher, workers.jobs);
+  const changes = await followChanges(database, pageCache, workers);
   const app = createSiteApp({
     env,
     database,
@@ -158,6 +159,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     server,
     async () => {
       await workers.delivery.stop();
+      await workers.newsletter.stop();
       await workers.backups?.stop();
       await workers.publisher.stop();
       await workers.jobs.stop();
@@ -235,30 +237,35 @@ function startWorkers(database: DatabaseHandle, root: string, env: Env) {
   const publisher = startPublisher(database.db);
   // Background work of every feature, the recurring purges included (docs/decisions/025-job-queue.md).
   const jobs = startJobWorker(database.db);
-  return { backups, delivery, publisher, jobs };
+  // New posts to subscribers, at NEWSLETTER_RATE for all instances (docs/decisions/037-newsletter.md).
+  const newsletter = startNewsletterWorker(database.db, mailTransportFrom(env, { pool: true }), {
+    site: { url: env.siteUrl, name: siteConfig.name, from: env.mailFrom ?? siteConfig.email },
+    perMinute: env.newsletterRate,
+  });
+  return { backups, delivery, publisher, jobs, newsletter };
 }
 
 /**
  * The database's change notices, followed: the profile each render reads is remembered in
  * memory, and a change made by another instance (or by SQL) is forgotten on its notice, before
  * the pages showing it are dropped. A post's change notice may carry a new schedule: the
- * publisher looks again.
+ * publisher looks again; or a first publication's newsletter job: the job worker looks.
  */
 async function followChanges(
   database: DatabaseHandle,
   pageCache: PageCache | null,
-  publisher: { changed(): void },
-  jobs: { wake(): void },
+  workers: { publisher: { changed(): void }; jobs: { wake(): void } },
 ) {
   const forgetOnChange = (payload: string | null) => {
     if (payload !== null && isBarrier(payload)) return;
     // Null: notices may have been missed. A notice not understood may be about anything.
     const tag = payload === null ? null : noticeTagOf(payload);
     if (tag !== "posts") forgetProfile(database.db);
-    if (tag === null || tag === "posts") publisher.changed();
-    // A change to a post or the profile may have added a job (a share card to draw): committed
-    // now, so a look finds it at once instead of at the next poll.
-    jobs.wake();
+    if (tag === null || tag === "posts") workers.publisher.changed();
+    // A change to a post or the profile may have added a job (a share card to draw, a post's
+    // first publication its newsletter, migration 0014): committed now, so a look finds it at
+    // once instead of at the next poll.
+    workers.jobs.wake();
   };
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache

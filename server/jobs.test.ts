@@ -14,12 +14,15 @@ describe("the job worker", () => {
     ).toThrow("Two job handlers share a kind.");
   });
 
-  it("runs the posts' and the media's recurring purges, and the subscribers' mails", () => {
+  it("runs the posts' and the media's recurring purges, the cards', the subscribers' mails and the newsletter's one job per post", () => {
     expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
       ["posts.purge-trash", true],
       ["posts.prune-revisions", true],
       ["media.purge-orphans", true],
+      ["cards.refresh", false],
+      ["cards.check", true],
       ["subscribers.confirm-mail", false],
+      ["newsletter.expand", false],
     ]);
   });
 });

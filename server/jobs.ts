@@ -2,7 +2,7 @@ import type { Database } from "../database/db.server";
 import { CARD_JOBS } from "../app/features/cards/index.server";
 import { MEDIA_JOBS } from "../app/features/media/index.server";
 import { POST_JOBS } from "../app/features/posts/index.server";
-import { SUBSCRIBER_JOBS } from "../app/features/subscribers/index.server";
+import { NEWSLETTER_JOBS, SUBSCRIBER_JOBS } from "../app/features/subscribers/index.server";
 import {
   claimJob,
   ensureRecurringJobs,
@@ -18,6 +18,7 @@ export const SITE_JOBS: readonly JobHandler[] = [
   ...MEDIA_JOBS,
   ...CARD_JOBS,
   ...SUBSCRIBER_JOBS,
+  ...NEWSLETTER_JOBS,
 ];
 
 export type JobWorker = {

@@ -19,6 +19,7 @@ describe("parseEnv", () => {
       mailFrom: undefined,
       seedDemo: true,
       contactRateLimit: 5,
+      newsletterRate: 60,
       pageCache: true,
       pageCacheBytes: 64 * 1024 * 1024,
       pageCacheHeader: true,
@@ -32,6 +33,14 @@ describe("parseEnv", () => {
   it("bounds the local copies of uploads in megabytes, 0 keeping none", () => {
     expect(parseEnv({ MEDIA_CACHE_MB: "0" }).mediaCacheBytes).toBe(0);
     expect(parseEnv({ MEDIA_CACHE_MB: "10" }).mediaCacheBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it("paces the newsletter in messages per minute, at least one", () => {
+    expect(parseEnv({ NEWSLETTER_RATE: "600" }).newsletterRate).toBe(600);
+    expect(() => parseEnv({ NEWSLETTER_RATE: "0" })).toThrow(
+      /NEWSLETTER_RATE: expected at least 1/,
+    );
+    expect(() => parseEnv({ NEWSLETTER_RATE: "2.5" })).toThrow(/NEWSLETTER_RATE/);
   });
 
   it("listens on every address in production", () => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { trustedProxies } from "./client-address.server";
 
-import { CONTACT_RATE_LIMIT } from "./limits";
+import { CONTACT_RATE_LIMIT, NEWSLETTER_RATE } from "./limits";
 
 /**
  * Every environment variable the server reads, parsed once at start-up
@@ -82,6 +82,16 @@ const rawSchema = z.object({
       .min(0, { error: "expected 0 or more" })
       .default(CONTACT_RATE_LIMIT.messages),
   ),
+  /** Newsletter messages per minute, all instances together (NEWSLETTER_RATE in ./limits.ts). */
+  NEWSLETTER_RATE: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a whole number of messages per minute" })
+      .int({ error: "expected a whole number of messages per minute" })
+      .min(1, { error: "expected at least 1" })
+      .max(NEWSLETTER_RATE.max, { error: `expected at most ${NEWSLETTER_RATE.max}` })
+      .default(NEWSLETTER_RATE.perMinute),
+  ),
   /** The in-process cache of rendered public pages (server/page-cache/); off for benchmarks. */
   PAGE_CACHE: optional(booleanFlag),
   /** Where the running server writes a backup a day (unset: none), and how many it keeps. */
@@ -156,6 +166,8 @@ export type Env = {
   mailFrom: string | undefined;
   seedDemo: boolean;
   contactRateLimit: number;
+  /** Newsletter messages per minute, every instance together. */
+  newsletterRate: number;
   pageCache: boolean;
   pageCacheBytes: number;
   /** TRUST_PROXY's entries (empty: trust no proxy). */
@@ -226,6 +238,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mailFrom: raw.MAIL_FROM,
     seedDemo: raw.SEED_DEMO === undefined ? embedded : isTrue(raw.SEED_DEMO),
     contactRateLimit: raw.CONTACT_RATE_LIMIT,
+    newsletterRate: raw.NEWSLETTER_RATE,
     pageCache: raw.PAGE_CACHE === undefined ? true : isTrue(raw.PAGE_CACHE),
     pageCacheBytes: raw.PAGE_CACHE_MB * MiB,
     trustProxy: raw.TRUST_PROXY ? splitList(raw.TRUST_PROXY) : [],

@@ -36,6 +36,15 @@ export const BODY_LIMITS = {
  */
 export const CONTACT_RATE_LIMIT = { messages: 5, windowMs: 10 * MINUTE_MS } as const;
 
+/**
+ * The newsletter's pace, in messages per minute for every instance together (a budget kept in
+ * the database): NEWSLETTER_RATE (the environment) overrides it, to match the mail provider's
+ * limit. One a second suits the strictest common plans (Amazon SES's sandbox, Resend's free
+ * tier allows two); 10,000 subscribers then take under three hours. Here because the
+ * environment's schema takes its default from it.
+ */
+export const NEWSLETTER_RATE = { perMinute: 60, max: 1_000_000 } as const;
+
 /** While the database is unreachable, pages answer 503 asking to be retried after this. */
 export const UNAVAILABLE_RETRY_MS = 5 * SECOND_MS;
 export const UNAVAILABLE_RETRY_AFTER = retryAfter(UNAVAILABLE_RETRY_MS);

@@ -4,13 +4,15 @@ import { readBlogQuery } from "~/lib/pagination";
 import { OWNER_PAGE_SIZE, OwnerPostList } from "~/features/posts";
 import { pageMeta, siteOf } from "~/features/site";
 import { countTrash, findTrashed, listOwnerPosts } from "~/features/posts/index.server";
+import { newsletterCounts } from "~/features/subscribers/index.server";
 
 import type { Route } from "./+types/admin.posts";
 
 /**
  * `/admin/posts`: every post, drafts and scheduled ones included, newest first, and how many are
  * in the trash. `?trashed={id}` (where the editor's Delete lands) names the post just deleted,
- * for the notice that offers it back while it is still in the trash.
+ * for the notice that offers it back while it is still in the trash. A post sent to subscribers
+ * shows how many of its mails were sent, are pending and failed.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
@@ -22,7 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     countTrash(db),
     trashedId === null ? null : findTrashed(db, trashedId),
   ]);
-  return { page, ...result, trashCount, trashed };
+  const newsletters = await newsletterCounts(
+    db,
+    result.posts.map((p) => p.id),
+  );
+  const posts = result.posts.map((p) => ({ ...p, newsletter: newsletters.get(p.id) ?? null }));
+  return { page, ...result, posts, trashCount, trashed };
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -101,6 +101,9 @@ for (const driver of drivers) {
           // The trash (migration 0009).
           "trashed_at",
           "trashed_status",
+          // The newsletter (migration 0014).
+          "send_to_subscribers",
+          "first_published_at",
         ],
         job_experiences: ["id", "title", "company", "from", "to", "current", "sort_key"],
         education: ["id", "degree", "institution", "from", "to", "current", "sort_key"],

@@ -1,6 +1,8 @@
 export {
+  type Mail,
   type MailTransport,
   contactMail,
+  escapeHtml,
   mailDeliveryConfigured,
   mailTransportFrom,
 } from "./mail.server";

@@ -21,7 +21,13 @@ export type OwnerPostRow = {
   status: PublishState;
   publishedAt: Date | null;
   updatedAt: Date;
+  /** How its newsletter went, when it was sent to subscribers (docs/decisions/037-newsletter.md). */
+  newsletter?: { sent: number; pending: number; failed: number } | null;
 };
+
+/** A post's newsletter in a few words: "Newsletter: 9,998 sent, 2 pending, 0 failed". */
+export const newsletterText = (n: { sent: number; pending: number; failed: number }) =>
+  `Newsletter: ${n.sent.toLocaleString("en")} sent, ${n.pending.toLocaleString("en")} pending, ${n.failed.toLocaleString("en")} failed`;
 
 const stateStyle: Record<PublishState, string> = {
   draft: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
@@ -87,6 +93,14 @@ export function OwnerPostList({
                     ? formatLongDate(post.publishedAt)
                     : `Changed ${formatLongDate(post.updatedAt)}`}
               </span>
+              {post.newsletter ? (
+                <span
+                  className="text-sm text-slate-600 dark:text-slate-400"
+                  data-testid="post-newsletter"
+                >
+                  {newsletterText(post.newsletter)}
+                </span>
+              ) : null}
               <Link
                 to={`/blog/${post.id}/edit`}
                 aria-label={`Edit ${post.title}`}

@@ -49,6 +49,10 @@ export type Post = {
   tags: string[];
   /** Its share card (app/features/cards), once drawn. */
   shareCard: StoredShareCard | null;
+  /** The `Send to subscribers` choice (null: never made, which means no). */
+  sendToSubscribers: boolean | null;
+  /** When it was first public; null for a post never published (its first publication may send it). */
+  firstPublishedAt: Date | null;
 };
 
 /** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
@@ -86,6 +90,8 @@ export const fullPost = {
   updatedAt: blogPosts.updatedAt,
   tags: tagsOfPost,
   shareCard: blogPosts.shareCard,
+  sendToSubscribers: blogPosts.sendToSubscribers,
+  firstPublishedAt: blogPosts.firstPublishedAt,
 };
 
 export const newestFirst = [desc(blogPosts.publishedAt), desc(blogPosts.id)] as const;

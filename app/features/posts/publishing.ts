@@ -31,6 +31,9 @@ export const PUBLISH_TEXT = {
   badSlug: `The URL may hold letters a-z, digits and hyphens, up to ${SLUG_MAX_LENGTH} characters, and not digits alone.`,
   slugTaken: "Another post has or had that URL. Choose another.",
   badTime: "Choose a valid date and time to publish at.",
+  sendToSubscribers: "Send to subscribers",
+  sendToSubscribersHint:
+    "E-mails the post to your confirmed subscribers when it is first published, at once or at its time. Later edits are not sent.",
 } as const;
 
 /** A tag as stored and shown in URLs: the slug of what was typed ("Node.js" → "node-js"). */

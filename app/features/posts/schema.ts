@@ -77,6 +77,12 @@ export const postSchema = z.object({
       { error: "Publish must be draft, now, or at a time." },
     )
     .optional(),
+  /**
+   * Whether the post goes by e-mail to the confirmed subscribers when it is first published
+   * (docs/decisions/037-newsletter.md). Absent: the stored choice is kept (none: no). Read
+   * only at the first publication: a post published before is never sent.
+   */
+  sendToSubscribers: z.boolean({ error: "sendToSubscribers must be true or false." }).optional(),
 });
 
 export type PostInput = z.infer<typeof postSchema>;

@@ -58,6 +58,8 @@ export type PostWriteInput = {
   /** Null: none for a new post, kept for an existing one. */
   tags: string[] | null;
   publish: PublishRequest;
+  /** The `Send to subscribers` choice; absent: kept (a new post's: no). */
+  sendToSubscribers?: boolean;
 };
 
 /**
@@ -131,6 +133,7 @@ function savedColumns(post: PostWriteInput, publish: PublishRequest, current: SQ
     content: post.content,
     slug: post.slug ?? "",
     ...publication(publish, current),
+    ...(post.sendToSubscribers === undefined ? {} : { sendToSubscribers: post.sendToSubscribers }),
   };
 }
 

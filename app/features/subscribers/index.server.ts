@@ -26,3 +26,11 @@ export {
 } from "./admin.server";
 export { subscriberAdminAction, subscriberAdminData } from "./admin-action.server";
 export { subscribeFormHtml } from "./form-html.server";
+export {
+  NEWSLETTER_JOBS,
+  NEWSLETTER_SENDING,
+  newsletterCounts,
+  onNewsletterQueued,
+  type NewsletterCounts,
+} from "./newsletter.server";
+export { sendNewsletterRound, type NewsletterSender } from "./newsletter-send.server";

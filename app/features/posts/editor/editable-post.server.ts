@@ -46,5 +46,7 @@ export async function openEditablePost(db: Database, post: Post): Promise<Editab
     savedAt: (head?.savedAt ?? post.updatedAt).toISOString(),
     pending: opened !== null && !opened.applied,
     publish: opened?.publish ?? null,
+    sendToSubscribers: post.sendToSubscribers,
+    wasEverPublished: post.firstPublishedAt !== null,
   };
 }

@@ -13,6 +13,7 @@ const draft = (fields: Partial<PostDraft> = {}): PostDraft => ({
   tagText: "",
   visibility: "now",
   publishAt: "",
+  sendToSubscribers: true,
   ...fields,
 });
 
@@ -26,7 +27,11 @@ describe("the editor's request for a draft", () => {
         slug: "Mine",
         tags: ["node-js", "sql"],
         publish: { mode: "now" },
+        sendToSubscribers: true,
       },
+    });
+    expect(postRequestOf(draft({ sendToSubscribers: false }))).toMatchObject({
+      body: { sendToSubscribers: false },
     });
     expect(postRequestOf(draft({ visibility: "draft" }))).toMatchObject({
       body: { publish: { mode: "draft" } },

@@ -28,6 +28,10 @@ export type EditablePost = {
   pending: boolean;
   /** The publishing choice of an autosave, opened as it was left; null for the post's own. */
   publish: StoredPublishChoice | null;
+  /** The `Send to subscribers` choice as stored (null: never made). */
+  sendToSubscribers: boolean | null;
+  /** Whether the post was ever public: then it is never sent, and the choice is not offered. */
+  wasEverPublished: boolean;
 };
 
 /** The publishing choice of the form: a draft, public now (or kept public), or at a time. */
@@ -47,6 +51,11 @@ export type PostDraft = {
   visibility: Visibility;
   /** The "Publish at" field's value, in the browser's time zone. */
   publishAt: string;
+  /**
+   * `Send to subscribers`: e-mail the post to the confirmed subscribers when it is first
+   * published. On for a post never published unless the owner turned it off.
+   */
+  sendToSubscribers: boolean;
 };
 
 /** A datetime-local input's value for a moment, in the browser's time zone. */
@@ -84,6 +93,7 @@ function draftFieldsOf(post?: EditablePost): DraftFields {
     empty: textOfHtml(post?.content ?? "") === "",
     slug: post?.slug ?? "",
     tagText: post?.tags.join(", ") ?? "",
+    sendToSubscribers: post ? (post.sendToSubscribers ?? !post.wasEverPublished) : true,
     ...openedVisibility(post),
   };
 }
@@ -137,6 +147,8 @@ export function postRequestOf(draft: PostDraft): { body: object } | { problem: s
       slug: draft.slug,
       tags: tags.tags,
       publish: at ? { mode: "at", at: at.toISOString() } : { mode: draft.visibility },
+      // A copy kept by an older editor has no choice: the post's first publication sends it.
+      sendToSubscribers: draft.sendToSubscribers !== false,
     },
   };
 }

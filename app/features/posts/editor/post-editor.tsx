@@ -145,6 +145,8 @@ function EditorBody({ post, copy }: { post?: EditablePost; copy?: LocalCopy }) {
           timeZone={timeZone}
           onVisibility={(visibility) => edit({ visibility })}
           onPublishAt={(publishAt) => edit({ publishAt })}
+          sendToSubscribers={post?.wasEverPublished ? null : draft.sendToSubscribers}
+          onSendToSubscribers={(sendToSubscribers) => edit({ sendToSubscribers })}
         />
         <ContentField
           key={loads}

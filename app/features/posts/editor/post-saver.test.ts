@@ -15,6 +15,7 @@ const draft: PostDraft = {
   tagText: "",
   visibility: "now",
   publishAt: "",
+  sendToSubscribers: true,
 };
 
 describe("the editor's saving schedule", () => {

@@ -22,6 +22,8 @@ export function PublishingFields({
   timeZone,
   onVisibility,
   onPublishAt,
+  sendToSubscribers,
+  onSendToSubscribers,
 }: {
   visibility: Visibility;
   publishAt: string;
@@ -29,6 +31,9 @@ export function PublishingFields({
   timeZone: string | null;
   onVisibility: (visibility: Visibility) => void;
   onPublishAt: (value: string) => void;
+  /** The `Send to subscribers` choice; null when not offered (the post was public before). */
+  sendToSubscribers: boolean | null;
+  onSendToSubscribers: (send: boolean) => void;
 }) {
   const options: { value: Visibility; label: string }[] = [
     { value: "draft", label: wasPublished ? PUBLISH_TEXT.unpublish : PUBLISH_TEXT.draft },
@@ -64,6 +69,23 @@ export function PublishingFields({
       <p id="publish-at-hint" className={hintClass}>
         {visibilityHint(visibility, wasPublished, timeZone)}
       </p>
+      {sendToSubscribers === null ? null : (
+        <>
+          <label className="mt-3 inline-flex items-center gap-2">
+            <input
+              type="checkbox"
+              name="sendToSubscribers"
+              aria-describedby="send-to-subscribers-hint"
+              checked={sendToSubscribers}
+              onChange={(e) => onSendToSubscribers(e.target.checked)}
+            />
+            {PUBLISH_TEXT.sendToSubscribers}
+          </label>
+          <p id="send-to-subscribers-hint" className={hintClass}>
+            {PUBLISH_TEXT.sendToSubscribersHint}
+          </p>
+        </>
+      )}
     </fieldset>
   );
 }
