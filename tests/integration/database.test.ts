@@ -104,6 +104,8 @@ for (const driver of drivers) {
           // The newsletter (migration 0014).
           "send_to_subscribers",
           "first_published_at",
+          // Share cards (migration 0015).
+          "share_card",
         ],
         job_experiences: ["id", "title", "company", "from", "to", "current", "sort_key"],
         education: ["id", "degree", "institution", "from", "to", "current", "sort_key"],

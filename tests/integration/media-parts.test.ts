@@ -171,9 +171,26 @@ for (const driver of drivers) {
       // Written again after the parts: the same lines (the header aside) as the site wrote then.
       const again = path.join(dir, `${driver.name}-again.jsonl.gz`);
       await writeBackup(database.db, again);
+      type Line = { table?: string; row?: Record<string, unknown> };
       const body = (file: string) =>
-        gunzipSync(readFileSync(file)).toString("utf8").trimEnd().split("\n").slice(1, -1);
-      expect(body(again)).toEqual(body(OLD_BACKUP));
+        gunzipSync(readFileSync(file))
+          .toString("utf8")
+          .trimEnd()
+          .split("\n")
+          .slice(1, -1)
+          .map((line) => JSON.parse(line) as Line);
+      const before = body(OLD_BACKUP);
+      // Columns added since (a post's share card, its newsletter choice) are left out: the old
+      // backup could not hold them.
+      const after = body(again).map((line, i) => {
+        const old = before[i]?.row;
+        if (!line.row || !old) return line;
+        return {
+          ...line,
+          row: Object.fromEntries(Object.entries(line.row).filter(([k]) => k in old)),
+        };
+      });
+      expect(after).toEqual(before);
     });
 
     it("refuses a backup whose file lacks its bytes, changing nothing", async () => {
