@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import pg from "pg";
 
+import { LINK_TEXT } from "../../app/features/subscribers/link-texts";
 import { smtpPeer } from "../integration/mail-peer";
 import { expect, test } from "./fixtures";
 import { nextAlert, signInPage } from "./owner";
@@ -94,5 +95,64 @@ test.describe("sending a new post to subscribers", () => {
     await expect(page.getByLabel("Title *")).toHaveValue("Sent to readers");
     await expect(page.getByRole("checkbox", { name: "Send to subscribers" })).toHaveCount(0);
     expect(peer.received).toHaveLength(1);
+  });
+
+  test("a reader leaves from the mail itself, by one-click POST or the footer's page; nothing is sent after", async ({
+    browser,
+    page,
+    request,
+  }) => {
+    await query(
+      "insert into subscribers (email, status) values ('cy@example.com', 'confirmed'), ('di@example.com', 'confirmed')",
+    );
+    const before = peer.received.length;
+    await signInPage(page, "/admin/posts");
+    await writePost(page, "For three readers", true);
+    await expect.poll(() => peer.received.length, { timeout: 30_000 }).toBe(before + 3);
+    const mailTo = (who: string) => peer.received.slice(before).find((m) => m.to[0] === who)!;
+
+    // RFC 8058: the mail client POSTs the one-click body to the List-Unsubscribe URL, with no
+    // cookie of the site's.
+    const cy = mailTo("cy@example.com");
+    expect(cy.headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    const oneClick = /<(https?:[^>]+)>/.exec(cy.headers.get("list-unsubscribe") ?? "")?.[1];
+    expect(oneClick, "the List-Unsubscribe header names an https or http URL").toBeTruthy();
+    const answer = await request.post(oneClick!, { form: { "List-Unsubscribe": "One-Click" } });
+    expect(answer.status()).toBe(200);
+
+    // The footer's link opens a page whose button unsubscribes (a GET alone changes nothing).
+    const footer = /href="([^"]*\/unsubscribe\?[^"]+)"/
+      .exec(mailTo("di@example.com").html)?.[1]
+      ?.replaceAll("&amp;", "&");
+    expect(footer, "the mail's footer links to the unsubscribe page").toBeTruthy();
+    const reader = await browser.newPage();
+    try {
+      await reader.goto(footer!);
+      await expect(reader.getByText(LINK_TEXT.unsubscribe.ready)).toBeVisible();
+      expect(
+        await query<{ status: string }>(
+          "select status from subscribers where email = 'di@example.com'",
+        ),
+      ).toEqual([{ status: "confirmed" }]);
+      await reader.getByRole("button", { name: LINK_TEXT.unsubscribe.button }).click();
+      await expect(reader.getByText(LINK_TEXT.unsubscribe.done)).toBeVisible();
+    } finally {
+      await reader.close();
+    }
+    expect(
+      await query<{ email: string; status: string }>(
+        "select email, status from subscribers where email in ('cy@example.com', 'di@example.com') order by email",
+      ),
+    ).toEqual([
+      { email: "cy@example.com", status: "unsubscribed" },
+      { email: "di@example.com", status: "unsubscribed" },
+    ]);
+
+    // The next post reaches the one reader who stayed.
+    const afterLeaving = peer.received.length;
+    await writePost(page, "After two left", true);
+    await expect.poll(() => peer.received.length, { timeout: 30_000 }).toBe(afterLeaving + 1);
+    await page.waitForTimeout(2000);
+    expect(peer.received.slice(afterLeaving).map((m) => m.to[0])).toEqual(["ana@example.com"]);
   });
 });

@@ -197,7 +197,7 @@ for (const driver of drivers) {
       expect((await subscribe("not an address")).status).toBe(400);
       expect((await subscribe(`${"a".repeat(320)}@example.com`)).status).toBe(400);
       const bot = await handleSubscribe(
-        formPost("/subscribe", { email: "bot@example.com", website: "http://spam" }),
+        formPost("/subscribe", { email: "bot@example.com", homepage: "http://spam" }),
         contextFor(database),
       );
       expect(bot.status).toBe(200);

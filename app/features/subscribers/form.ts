@@ -4,7 +4,7 @@
  */
 
 /** The form's fields: the address, and a field people never see that bots fill in. */
-export const SUBSCRIBE_FIELDS = { email: "email", honeypot: "website" } as const;
+export const SUBSCRIBE_FIELDS = { email: "email", honeypot: "homepage" } as const;
 
 /** The longest address taken (RFC 5321's path limit, as the contact form's). */
 export const SUBSCRIBER_EMAIL_MAX = 320;
