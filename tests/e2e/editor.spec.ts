@@ -33,7 +33,9 @@ test.describe("signing in", () => {
 
     await page.getByLabel("Password").fill("e2e-owner-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/blog\/new$/);
+    // The way back to the editor loads its route's module (the editor, the largest chunk) before
+    // the address changes: on a busy machine that took longer than the default 5 s.
+    await expect(page).toHaveURL(/\/blog\/new$/, { timeout: 15_000 });
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 
     const cookie = (await page.context().cookies()).find((c) => c.name === "session");
