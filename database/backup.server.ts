@@ -47,6 +47,11 @@ export const BACKUP_TABLES = [
   { name: "post_revisions", key: ["id"], replace: false },
   { name: "contact_messages", key: ["id"], replace: false },
   { name: "subscribers", key: ["id"], replace: false },
+  // The social web: who follows, what the owner blocked, what others answered, what was sent.
+  { name: "social_followers", key: ["id"], replace: false },
+  { name: "social_blocks", key: ["id"], replace: false },
+  { name: "social_responses", key: ["id"], replace: false },
+  { name: "social_outbox", key: ["id"], replace: false },
 ] as const;
 
 type TableName = (typeof BACKUP_TABLES)[number]["name"];
@@ -305,6 +310,10 @@ export async function restoreBackup(db: Database, backup: ParsedBackup): Promise
       "blog_posts",
       "contact_messages",
       "subscribers",
+      "social_followers",
+      "social_blocks",
+      "social_responses",
+      "social_outbox",
     ]) {
       await tx.execute(
         sql.raw(

@@ -603,3 +603,138 @@ export const newsletterBudget = pgTable(
   },
   (t) => [check("newsletter_budget_one_row", sql`${t.id} = 1`)],
 );
+
+/**
+ * The fediverse's followers of the owner's actor (app/features/social): where to deliver (a
+ * shared inbox serves every follower on one server with one request) and who they are, for the
+ * owner's list. `failing_since`: the first failed delivery since the last success (a follower
+ * failing for long enough is dropped).
+ */
+export const socialFollowers = pgTable(
+  "social_followers",
+  {
+    id: serial("id").primaryKey(),
+    actorUrl: text("actor_url").notNull(),
+    inboxUrl: text("inbox_url").notNull(),
+    sharedInboxUrl: text("shared_inbox_url"),
+    /** `@user@host`, as the follower's server names them. */
+    handle: text("handle"),
+    name: text("name"),
+    avatarUrl: text("avatar_url"),
+    /** The lowercased host of `actor_url` (domain blocks, the owner's list). */
+    domain: text("domain").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("social_followers_actor_idx").on(t.actorUrl),
+    index("social_followers_created_idx").on(t.createdAt, t.id),
+    index("social_followers_domain_idx").on(t.domain),
+  ],
+);
+
+export type SocialFollower = typeof socialFollowers.$inferSelect;
+
+export const SOCIAL_BLOCK_KINDS = ["actor", "domain"] as const;
+export type SocialBlockKind = (typeof SOCIAL_BLOCK_KINDS)[number];
+
+/** What the owner blocked: one actor (its URL), or a whole domain (a lowercased host). */
+export const socialBlocks = pgTable(
+  "social_blocks",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind", { enum: SOCIAL_BLOCK_KINDS }).notNull(),
+    value: text("value").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("social_blocks_value_idx").on(t.kind, t.value),
+    check("social_blocks_kind_check", sql`${t.kind} IN ('actor', 'domain')`),
+  ],
+);
+
+export type SocialBlock = typeof socialBlocks.$inferSelect;
+
+export const RESPONSE_SOURCES = ["activitypub", "webmention"] as const;
+export const RESPONSE_KINDS = ["reply", "like", "announce", "mention"] as const;
+export const RESPONSE_STATUSES = ["pending", "approved", "rejected"] as const;
+export type ResponseSource = (typeof RESPONSE_SOURCES)[number];
+export type ResponseKind = (typeof RESPONSE_KINDS)[number];
+export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
+
+/**
+ * What others sent about a post: replies, likes and boosts over ActivityPub, and Webmentions.
+ * `source_url` is the remote object's or activity's id, or the mention's source page; content
+ * is stored sanitized. Nothing is shown before its status is `approved`.
+ */
+export const socialResponses = pgTable(
+  "social_responses",
+  {
+    id: serial("id").primaryKey(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    source: text("source", { enum: RESPONSE_SOURCES }).notNull(),
+    kind: text("kind", { enum: RESPONSE_KINDS }).notNull(),
+    sourceUrl: text("source_url").notNull(),
+    authorName: text("author_name"),
+    authorUrl: text("author_url"),
+    authorPhoto: text("author_photo"),
+    contentHtml: text("content_html"),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    status: text("status", { enum: RESPONSE_STATUSES }).notNull().default("pending"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("social_responses_source_idx").on(t.sourceUrl, t.postId),
+    index("social_responses_post_idx").on(t.postId, t.status),
+    index("social_responses_status_idx").on(t.status, t.receivedAt),
+    check("social_responses_source_check", sql`${t.source} IN ('activitypub', 'webmention')`),
+    check(
+      "social_responses_kind_check",
+      sql`${t.kind} IN ('reply', 'like', 'announce', 'mention')`,
+    ),
+    check("social_responses_status_check", sql`${t.status} IN ('pending', 'approved', 'rejected')`),
+  ],
+);
+
+export type SocialResponse = typeof socialResponses.$inferSelect;
+
+/** The ActivityPub library's key-value store (remote documents, keys, seen activities). */
+export const socialKv = pgTable(
+  "social_kv",
+  {
+    key: text("key").primaryKey(),
+    value: jsonb("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [index("social_kv_expires_idx").on(t.expiresAt)],
+);
+
+export const OUTBOX_TYPES = ["Create", "Update", "Delete"] as const;
+export type OutboxType = (typeof OUTBOX_TYPES)[number];
+
+/**
+ * The activities the owner's actor sent, newest last: its outbox, and what was last said about
+ * each post (an edit is an `Update` only after a `Create`). No foreign key: a `Delete` outlives
+ * its post.
+ */
+export const socialOutbox = pgTable(
+  "social_outbox",
+  {
+    id: serial("id").primaryKey(),
+    activityId: text("activity_id").notNull(),
+    type: text("type", { enum: OUTBOX_TYPES }).notNull(),
+    postId: integer("post_id"),
+    activity: jsonb("activity").notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("social_outbox_activity_idx").on(t.activityId),
+    index("social_outbox_post_idx").on(t.postId, t.id),
+    check("social_outbox_type_check", sql`${t.type} IN ('Create', 'Update', 'Delete')`),
+  ],
+);
+
+export type SocialOutboxRow = typeof socialOutbox.$inferSelect;

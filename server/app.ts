@@ -8,6 +8,7 @@ import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
 import { senderOf, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
+import { setOutgoingFetchPolicy } from "../app/lib/safe-fetch.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { templatePath } from "../database/pglite-template.mjs";
@@ -106,6 +107,7 @@ export const routeManifest = async () => (await bundledBuild()).routes;
 /** Starts the server: configuration, database, migrations, seed, HTTP, graceful shutdown. */
 export async function main({ root, buildDirectory = "build", dev }: MainOptions) {
   const env = envOrExit();
+  setOutgoingFetchPolicy({ allowPrivate: env.fetchAllowPrivate });
   const dataDir = path.resolve(root, env.dataDir);
   // What this process writes (the database's files, backups) is its user's alone.
   process.umask(0o077);

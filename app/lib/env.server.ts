@@ -139,6 +139,11 @@ const rawSchema = z.object({
       .max(PAGE_CACHE_MB.max, { error: `expected at most ${PAGE_CACHE_MB.max}` })
       .default(PAGE_CACHE_MB.default),
   ),
+  /**
+   * Whether outgoing fetches (a follower's key, a webmention's source, an imported image) may
+   * reach loopback and private addresses: tests, and sites on a private network.
+   */
+  FETCH_ALLOW_PRIVATE: optional(booleanFlag),
   /** Upper bound of the local copies of uploads (DATA_DIR/media-cache), in megabytes. */
   MEDIA_CACHE_MB: z.preprocess(
     blankIsUnset,
@@ -177,6 +182,8 @@ export type Env = {
   pageCacheHeader: boolean;
   /** How many bytes of uploads' local copies DATA_DIR/media-cache holds at most (0: none). */
   mediaCacheBytes: number;
+  /** Outgoing fetches may reach loopback and private addresses (app/lib/safe-fetch.server.ts). */
+  fetchAllowPrivate: boolean;
 };
 
 /** A setting's list: entries separated by commas or whitespace. */
@@ -244,6 +251,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     trustProxy: raw.TRUST_PROXY ? splitList(raw.TRUST_PROXY) : [],
     backupDir: raw.BACKUP_DIR,
     backupKeep: raw.BACKUP_KEEP,
+    fetchAllowPrivate: isTrue(raw.FETCH_ALLOW_PRIVATE),
     pageCacheHeader:
       raw.PAGE_CACHE_HEADER === undefined
         ? raw.NODE_ENV !== "production"

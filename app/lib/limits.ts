@@ -45,6 +45,17 @@ export const CONTACT_RATE_LIMIT = { messages: 5, windowMs: 10 * MINUTE_MS } as c
  */
 export const NEWSLETTER_RATE = { perMinute: 60, max: 1_000_000 } as const;
 
+/**
+ * Every fetch of something outside (a follower's actor and key, a webmention's source, an
+ * endpoint's discovery, an imported image) follows at most `maxRedirects` redirects, gives up
+ * after `timeoutMs` in all, and reads at most `maxBytes` of body (app/lib/safe-fetch.server.ts).
+ */
+export const OUTGOING_FETCH = {
+  maxRedirects: 5,
+  timeoutMs: 10 * SECOND_MS,
+  maxBytes: 1024 * 1024,
+} as const;
+
 /** While the database is unreachable, pages answer 503 asking to be retried after this. */
 export const UNAVAILABLE_RETRY_MS = 5 * SECOND_MS;
 export const UNAVAILABLE_RETRY_AFTER = retryAfter(UNAVAILABLE_RETRY_MS);

@@ -5,6 +5,7 @@ export { revisionSourceOf } from "./revisions/source.server";
 export { refusedSave } from "./save-answers.server";
 export { FEED_LANGUAGE, type Feed, serveFeed } from "./feeds.server";
 export { warmHighlighter } from "./highlight.server";
+export { loadPostSanitizer } from "./sanitize.server";
 export { type PostPage } from "./post-rows.server";
 export {
   allPostDates,
