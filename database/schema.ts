@@ -331,6 +331,8 @@ export const profile = pgTable(
     cv: jsonb("cv").$type<StoredCv | null>(),
     /** The home page's share card, made by a job after the profile changes. */
     shareCard: jsonb("share_card").$type<StoredShareCard | null>(),
+    /** The fediverse handle (app/features/social/handle.ts); null: made from the name. */
+    fediverseHandle: text("fediverse_handle"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("profile_single_row", sql`${t.id}`)],

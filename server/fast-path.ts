@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { getRequestListener } from "@hono/node-server";
 
+import { wantsActivityPub } from "../app/features/social/negotiation";
 import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
 import { HSTS } from "./security";
@@ -103,6 +104,8 @@ export function serveCachedPage(
 ): boolean {
   if (req.method !== "GET" || !site.learned || !req.url?.startsWith("/")) return false;
   if (hasSessionCookie(req.headers.cookie)) return false;
+  // The home page and posts answer ActivityPub too (server/middleware/federation.ts).
+  if (wantsActivityPub(req.headers.accept)) return false;
   const gzip = gzipWanted(req.headers["accept-encoding"]);
   if (gzip === null) return false;
   const entry = cache.get(req.url);

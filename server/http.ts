@@ -6,6 +6,7 @@ import type { Env } from "../app/lib/env.server";
 import { hasOwnerSession } from "../app/features/owner/index.server";
 import type { DatabaseHandle } from "../database/db.server";
 import { compress } from "./compress";
+import { federation } from "./middleware/federation";
 import { refuseCrossSite } from "./middleware/cross-site";
 import { answerServerError } from "./middleware/errors";
 import { healthCheck } from "./middleware/health-check";
@@ -78,6 +79,8 @@ export function createHttpApp({
   app.get("/healthz", healthCheck(database));
 
   if (ownerReady) app.use(holdWritesUntil(ownerReady));
+  // ActivityPub (WebFinger, NodeInfo, /ap/, and `/` or a post asked for as ActivityPub).
+  app.use(federation({ env, database }));
   // Which route a path is, for everything below; non-canonical spellings answer 301 here.
   app.use(
     routing(async () => (await currentBuild()).routes, { movedTo: movedPostPath(database.db) }),

@@ -42,7 +42,8 @@ export function entryHeaders(entry: Entry, status: CacheStatus, gzip: boolean): 
     ...entry.headers,
     ["ETag", entry.etag],
     ["Cache-Control", PUBLIC_PAGE_CACHE_CONTROL],
-    ["Vary", "Cookie, Accept-Encoding"],
+    // Accept: `/` and posts answer ActivityPub to its types (server/middleware/federation.ts).
+    ["Vary", "Cookie, Accept-Encoding, Accept"],
     ["X-Page-Cache", status],
   ];
   if (gzip) headers.push(["Content-Encoding", "gzip"]);

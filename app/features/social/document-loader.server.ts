@@ -1,0 +1,49 @@
+/**
+ * Fedify's document loader (remote actors, their keys, objects) through the site's one door for
+ * outgoing fetches, app/lib/safe-fetch.server.ts: private and loopback addresses refused unless
+ * FETCH_ALLOW_PRIVATE, at most 5 redirects, 10 s and 1 MB. The JSON-LD contexts Fedify ships
+ * (ActivityStreams, security) are never fetched. What is fetched is cached in social_kv by
+ * Fedify's own kvCache.
+ */
+import {
+  FetchError,
+  kvCache,
+  preloadedContexts,
+  type DocumentLoader,
+  type KvStore,
+} from "@fedify/fedify";
+
+import { safeFetch } from "~/lib/safe-fetch.server";
+
+const ACCEPT =
+  'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams", application/ld+json;q=0.9';
+
+const JSON_TYPES = /^application\/(?:activity\+json|ld\+json|jrd\+json|json)\b/i;
+
+const fetchDocument: DocumentLoader = async (url, options) => {
+  if (Object.hasOwn(preloadedContexts, url)) {
+    return { contextUrl: null, documentUrl: url, document: preloadedContexts[url] };
+  }
+  let answer;
+  try {
+    answer = await safeFetch(url, { headers: { accept: ACCEPT }, signal: options?.signal });
+  } catch (error) {
+    throw new FetchError(url, error instanceof Error ? error.message : String(error));
+  }
+  if (answer.status < 200 || answer.status > 299) {
+    throw new FetchError(url, `HTTP ${answer.status} from ${answer.url}`);
+  }
+  const type = answer.headers.get("content-type") ?? "";
+  if (!JSON_TYPES.test(type)) throw new FetchError(url, `Not JSON: ${type || "no type"}`);
+  let document: unknown;
+  try {
+    document = JSON.parse(answer.text());
+  } catch {
+    throw new FetchError(url, "Invalid JSON");
+  }
+  return { contextUrl: null, documentUrl: answer.url, document };
+};
+
+/** The loader Fedify is given (documentLoaderFactory): safeFetch, cached in `kv`. */
+export const safeDocumentLoader = (kv: KvStore): DocumentLoader =>
+  kvCache({ loader: fetchDocument, kv, prefix: ["_fedify", "remoteDocument"] });

@@ -1,0 +1,115 @@
+/**
+ * Publishing federates. migration 0019's trigger queues `social.post-changed` (keyed per post)
+ * whenever a post may have become public, changed while public, or stopped being public; this
+ * job decides from what was last sent about the post (social_outbox) whether that is a Create,
+ * an Update or a Delete, or nothing, stores the activity in the outbox and queues one delivery
+ * per inbox (a follower's shared inbox, or its own when it has none). Safe to run twice: under
+ * a lock per post, and a second run finds the activity already sent.
+ */
+import { Create, Delete, Tombstone, Update, PUBLIC_COLLECTION } from "@fedify/vocab";
+import { desc, eq, sql } from "drizzle-orm";
+
+import { enqueue, type JobHandler } from "~/lib/jobs.server";
+import { lockUntilCommit, type Database } from "../../../database/db.server";
+import { socialFollowers, socialOutbox, type OutboxType } from "../../../database/schema";
+import { articleOf, instantOf } from "./article.server";
+import { socialConfig } from "./config.server";
+import { DELIVER_JOB_HANDLER, queueDelivery } from "./delivery.server";
+import { socialUrls } from "./urls";
+
+export const POST_CHANGED_JOB = "social.post-changed";
+
+/** What Create and Update carry that matters to a reader: a change in it is an Update. */
+const fingerprint = (article: Record<string, unknown>) => {
+  const { updated: _updated, ...rest } = article;
+  return JSON.stringify(rest);
+};
+
+/** Queues the post's check now (what the trigger does; for callers without one). */
+export function queuePostChanged(db: Database, postId: number) {
+  return enqueue(db, {
+    kind: POST_CHANGED_JOB,
+    key: `${POST_CHANGED_JOB}:${postId}`,
+    payload: { postId },
+  });
+}
+
+/** Sends what the post's state calls for; returns the activity's type, or null for none. */
+export async function federatePost(
+  db: Database,
+  siteUrl: string,
+  postId: number,
+): Promise<{ type: OutboxType; inboxes: number } | null> {
+  const urls = socialUrls(siteUrl);
+  return db.transaction(async (tx) => {
+    await lockUntilCommit(tx, `${POST_CHANGED_JOB}:${postId}`);
+    const [last] = await tx
+      .select()
+      .from(socialOutbox)
+      .where(eq(socialOutbox.postId, postId))
+      .orderBy(desc(socialOutbox.id))
+      .limit(1);
+    const sent = last && last.type !== "Delete" ? last : null;
+    const article = await articleOf(tx, siteUrl, postId);
+    const actor = new URL(urls.actor);
+    const audience = { to: PUBLIC_COLLECTION, cc: new URL(urls.followers) };
+    let activity: Create | Update | Delete;
+    if (article) {
+      const json = (await article.toJsonLd({ format: "compact" })) as Record<string, unknown>;
+      const before = sent ? ((sent.activity as { object?: unknown }).object as object) : null;
+      if (before && fingerprint(before as Record<string, unknown>) === fingerprint(json)) {
+        return null;
+      }
+      const type = sent ? "update" : "create";
+      const init = {
+        id: new URL(urls.activity(type, `${postId}-${crypto.randomUUID()}`)),
+        actor,
+        object: article,
+        published: instantOf(new Date()),
+        ...audience,
+      };
+      activity = sent ? new Update(init) : new Create(init);
+    } else {
+      if (!sent) return null;
+      const id = new URL(urls.article(postId));
+      activity = new Delete({
+        id: new URL(urls.activity("delete", `${postId}-${crypto.randomUUID()}`)),
+        actor,
+        object: new Tombstone({ id }),
+        published: instantOf(new Date()),
+        ...audience,
+      });
+    }
+    const type: OutboxType =
+      activity instanceof Create ? "Create" : activity instanceof Update ? "Update" : "Delete";
+    const json = await activity.toJsonLd({ format: "compact" });
+    const activityId = activity.id!.href;
+    await tx.insert(socialOutbox).values({ activityId, type, postId, activity: json as object });
+    const inboxes = await tx
+      .select({
+        inbox: sql<string>`coalesce(${socialFollowers.sharedInboxUrl}, ${socialFollowers.inboxUrl})`,
+        followers: sql<
+          string[]
+        >`array_agg(${socialFollowers.actorUrl} order by ${socialFollowers.id})`,
+      })
+      .from(socialFollowers)
+      .groupBy(sql`1`);
+    for (const { inbox, followers } of inboxes) {
+      await queueDelivery(tx, { activity: json, activityId, inbox, followers });
+    }
+    return { type, inboxes: inboxes.length };
+  });
+}
+
+export const SOCIAL_JOBS: readonly JobHandler[] = [
+  {
+    kind: POST_CHANGED_JOB,
+    async run(db, job) {
+      const postId = Number((job.payload as { postId?: unknown }).postId);
+      if (!Number.isInteger(postId)) return { skipped: "no post id" };
+      const sent = await federatePost(db, socialConfig().siteUrl, postId);
+      return { postId, sent: sent?.type ?? null, inboxes: sent?.inboxes ?? 0 };
+    },
+  },
+  DELIVER_JOB_HANDLER,
+];

@@ -1,0 +1,129 @@
+import type { MiddlewareHandler } from "hono";
+
+import {
+  configureSocial,
+  federationFor,
+  INBOX_BODY_LIMIT,
+  INBOX_RATE_LIMIT,
+  negotiatedPage,
+  OWNER_IDENTIFIER,
+  postIdForUrl,
+  wantsActivityPub,
+} from "../../app/features/social/index.server";
+import { bodyTooLargeText, retryAfter } from "../../app/lib/limits";
+import type { Env } from "../../app/lib/env.server";
+import type { DatabaseHandle } from "../../database/db.server";
+import type { SenderVariables } from "./sender";
+
+/** Paths that are the federation's whatever the Accept. */
+const FEDERATION_PATHS = /^\/(?:\.well-known\/(?:webfinger|nodeinfo)$|nodeinfo\/|ap\/)/;
+const INBOX_PATHS = /^\/ap\/(?:inbox|users\/[^/]+\/inbox)$/;
+
+/** The host that signed a request (its Signature's keyId), else null. */
+function signerHost(request: Request): string | null {
+  const signature = request.headers.get("signature") ?? request.headers.get("signature-input");
+  const keyId = signature && /keyid="([^"]+)"/i.exec(signature)?.[1];
+  if (!keyId) return null;
+  try {
+    return new URL(keyId).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** Inbox POSTs per sender host, in a fixed window per instance (INBOX_RATE_LIMIT). */
+function inboxRateLimiter(now = () => Date.now()) {
+  const windows = new Map<string, { start: number; count: number }>();
+  return (sender: string): number | null => {
+    const at = now();
+    if (windows.size > 10_000) {
+      for (const [key, window] of windows) {
+        if (at - window.start >= INBOX_RATE_LIMIT.windowMs) windows.delete(key);
+      }
+    }
+    let window = windows.get(sender);
+    if (!window || at - window.start >= INBOX_RATE_LIMIT.windowMs) {
+      window = { start: at, count: 0 };
+      windows.set(sender, window);
+    }
+    window.count++;
+    if (window.count <= INBOX_RATE_LIMIT.requests) return null;
+    return window.start + INBOX_RATE_LIMIT.windowMs - at;
+  };
+}
+
+const withVaryAccept = (response: Response) => {
+  const vary = response.headers.get("vary");
+  if (!vary || !/(^|,)\s*accept\s*(,|$)/i.test(vary)) {
+    response.headers.set("Vary", vary ? `${vary}, Accept` : "Accept");
+  }
+  return response;
+};
+
+/**
+ * The site's ActivityPub side (app/features/social, Fedify) in front of the pages: WebFinger,
+ * NodeInfo and everything under /ap/ go to Fedify, and so do `/` (the actor) and post pages
+ * (their Article) asked for as ActivityPub. What Fedify does not answer (a browser asking an
+ * /ap/ URL, an unknown path) goes on to the pages.
+ */
+export function federation({
+  env,
+  database,
+}: {
+  env: Env;
+  database: DatabaseHandle;
+}): MiddlewareHandler<{ Variables: SenderVariables }> {
+  configureSocial({ siteUrl: env.siteUrl });
+  const site = { db: database.db, siteUrl: env.siteUrl };
+  const limit = inboxRateLimiter();
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    const path = url.pathname;
+    const page = negotiatedPage(path);
+    const asked = wantsActivityPub(c.req.header("accept"));
+    let request = c.req.raw;
+    if (page && asked) {
+      const target =
+        page === "home"
+          ? `/ap/users/${OWNER_IDENTIFIER}`
+          : await postIdForUrl(site.db, env.siteUrl, `${env.siteUrl}${path}`).then((id) =>
+              id === null ? null : `/ap/posts/${id}`,
+            );
+      if (target === null) return next();
+      request = new Request(new URL(target, url), { headers: c.req.raw.headers });
+    } else if (!FEDERATION_PATHS.test(path)) {
+      if (page) {
+        await next();
+        withVaryAccept(c.res);
+        return;
+      }
+      return next();
+    }
+    if (c.req.method === "POST" && INBOX_PATHS.test(path)) {
+      const wait = limit(signerHost(request) ?? c.get("sender").clientAddress);
+      if (wait !== null) {
+        return c.text("Too many requests from this server.\n", 429, {
+          "Retry-After": retryAfter(wait),
+        });
+      }
+      const length = Number(c.req.header("content-length") ?? NaN);
+      if (!Number.isFinite(length) || length > INBOX_BODY_LIMIT) {
+        return c.text(bodyTooLargeText(INBOX_BODY_LIMIT), Number.isFinite(length) ? 413 : 411);
+      }
+    }
+    let passed = false;
+    const response = await federationFor(site).fetch(request, {
+      contextData: undefined,
+      onNotFound: () => {
+        passed = true;
+        return new Response(null, { status: 404 });
+      },
+      onNotAcceptable: () => {
+        passed = true;
+        return new Response(null, { status: 406 });
+      },
+    });
+    if (passed) return next();
+    return page ? withVaryAccept(new Response(response.body, response)) : response;
+  };
+}
