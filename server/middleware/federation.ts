@@ -52,6 +52,22 @@ function inboxRateLimiter(now = () => Date.now()) {
   };
 }
 
+/** The request's body, or null once it is over `max` bytes (said or read). */
+async function bounded(request: Request, max: number): Promise<Buffer<ArrayBuffer> | null> {
+  const said = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(said) && said > max) return null;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  if (request.body) {
+    for await (const chunk of request.body) {
+      length += chunk.length;
+      if (length > max) return null;
+      chunks.push(chunk);
+    }
+  }
+  return Buffer.concat(chunks) as Buffer<ArrayBuffer>;
+}
+
 const withVaryAccept = (response: Response) => {
   const vary = response.headers.get("vary");
   if (!vary || !/(^|,)\s*accept\s*(,|$)/i.test(vary)) {
@@ -106,10 +122,9 @@ export function federation({
           "Retry-After": retryAfter(wait),
         });
       }
-      const length = Number(c.req.header("content-length") ?? NaN);
-      if (!Number.isFinite(length) || length > INBOX_BODY_LIMIT) {
-        return c.text(bodyTooLargeText(INBOX_BODY_LIMIT), Number.isFinite(length) ? 413 : 411);
-      }
+      const body = await bounded(request, INBOX_BODY_LIMIT);
+      if (body === null) return c.text(bodyTooLargeText(INBOX_BODY_LIMIT), 413);
+      request = new Request(request.url, { method: "POST", headers: request.headers, body });
     }
     let passed = false;
     const response = await federationFor(site).fetch(request, {

@@ -54,19 +54,19 @@ export class DeliveryFailed extends Error {
 export async function deliver(db: Database, siteUrl: string, delivery: Delivery) {
   const { privateKey } = await ownerKeyPair(db);
   const body = JSON.stringify(delivery.activity);
+  // Signed over exactly what Mastodon requires: (request-target) host date digest. The
+  // content type is added after signing (Fedify signs every header present).
+  // (A string body would bring a content type of its own.)
   const unsigned = new Request(delivery.inbox, {
     method: "POST",
-    headers: {
-      "content-type": "application/activity+json",
-      accept: "application/activity+json",
-    },
-    body,
+    body: new TextEncoder().encode(body),
   });
   const signed = await signRequest(unsigned, privateKey, new URL(socialUrls(siteUrl).keyId), {
     spec: "draft-cavage-http-signatures-12",
   });
   const headers: Record<string, string> = {};
   signed.headers.forEach((value, name) => (headers[name] = value));
+  headers["content-type"] = "application/activity+json";
   const answer = await safeFetch(delivery.inbox, { method: "POST", headers, body });
   if (answer.status >= 200 && answer.status <= 299) return answer.status;
   throw new DeliveryFailed(

@@ -9,8 +9,10 @@ import {
   FetchError,
   kvCache,
   preloadedContexts,
+  signRequest,
   type DocumentLoader,
   type KvStore,
+  type RemoteDocument,
 } from "@fedify/fedify";
 
 import { safeFetch } from "~/lib/safe-fetch.server";
@@ -20,13 +22,36 @@ const ACCEPT =
 
 const JSON_TYPES = /^application\/(?:activity\+json|ld\+json|jrd\+json|json)\b/i;
 
-const fetchDocument: DocumentLoader = async (url, options) => {
+/** Who signs a fetch (servers in authorized-fetch mode ask): a key and its id. */
+export type FetchSigner = { keyId: URL; privateKey: CryptoKey };
+
+const signedHeaders = async (url: string, signer: FetchSigner | undefined) => {
+  const headers: Record<string, string> = { accept: ACCEPT };
+  if (!signer) return headers;
+  const request = await signRequest(
+    new Request(url, { headers }),
+    signer.privateKey,
+    signer.keyId,
+    {
+      spec: "draft-cavage-http-signatures-12",
+    },
+  );
+  request.headers.forEach((value, name) => (headers[name] = value));
+  return headers;
+};
+
+const fetchDocument = async (
+  url: string,
+  options: { signal?: AbortSignal } | undefined,
+  signer?: FetchSigner,
+): Promise<RemoteDocument> => {
   if (Object.hasOwn(preloadedContexts, url)) {
     return { contextUrl: null, documentUrl: url, document: preloadedContexts[url] };
   }
   let answer;
   try {
-    answer = await safeFetch(url, { headers: { accept: ACCEPT }, signal: options?.signal });
+    const headers = await signedHeaders(url, signer);
+    answer = await safeFetch(url, { headers, signal: options?.signal });
   } catch (error) {
     throw new FetchError(url, error instanceof Error ? error.message : String(error));
   }
@@ -46,4 +71,17 @@ const fetchDocument: DocumentLoader = async (url, options) => {
 
 /** The loader Fedify is given (documentLoaderFactory): safeFetch, cached in `kv`. */
 export const safeDocumentLoader = (kv: KvStore): DocumentLoader =>
-  kvCache({ loader: fetchDocument, kv, prefix: ["_fedify", "remoteDocument"] });
+  kvCache({
+    loader: (url, options) => fetchDocument(url, options),
+    kv,
+    prefix: ["_fedify", "remoteDocument"],
+  });
+
+/**
+ * The loader Fedify uses when a fetch is made as the owner (authenticatedDocumentLoaderFactory:
+ * checking a signature that arrived at the owner's inbox, for one): signed, never cached.
+ */
+export const signedDocumentLoader =
+  (signer: FetchSigner): DocumentLoader =>
+  (url, options) =>
+    fetchDocument(url, options, signer);

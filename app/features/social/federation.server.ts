@@ -18,7 +18,7 @@ import { blogPosts, socialFollowers } from "../../../database/schema";
 import packageJson from "../../../package.json";
 import { articleOf } from "./article.server";
 import { registerCollections } from "./collections.server";
-import { safeDocumentLoader } from "./document-loader.server";
+import { safeDocumentLoader, signedDocumentLoader } from "./document-loader.server";
 import { registerInbox } from "./inbox.server";
 import { ownerHandle, ownerKeyPair } from "./keys.server";
 import { SocialKvStore } from "./kv.server";
@@ -53,6 +53,7 @@ function makeFederation({ db, siteUrl }: FederationConfig): SocialFederation {
     // (Fedify refuses allowPrivateAddress beside a loader of one's own).
     documentLoaderFactory: () => loader,
     contextLoaderFactory: () => loader,
+    authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity),
     // Mastodon verifies draft-cavage signatures: try them first with a server not met before.
     firstKnock: "draft-cavage-http-signatures-12",
   });

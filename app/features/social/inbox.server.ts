@@ -106,6 +106,8 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
 
   federation
     .setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox)
+    // The shared inbox fetches as the owner too (servers in authorized-fetch mode ask).
+    .setSharedKeyDispatcher(() => ({ identifier: OWNER_IDENTIFIER }))
     .on(Follow, async (ctx, follow) => {
       const sender = await senderOf(db, follow);
       if (!sender || !follow.id || follow.objectId?.href !== urls.actor) return;
@@ -117,7 +119,7 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
         actorUrl: actor.id.href,
         inboxUrl: actor.inboxId.href,
         sharedInboxUrl: actor.endpoints?.sharedInbox?.href ?? null,
-        handle: username ? `@${username}@${host}` : null,
+        handle: username ? `@${username}@${actor.id.host}` : null,
         name: actor.name?.toString() ?? null,
         avatarUrl: await avatarOf(actor),
         domain: host,

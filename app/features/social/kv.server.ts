@@ -23,6 +23,9 @@ const expiry = (options?: KvStoreSetOptions) => {
   return ms === null ? null : sql`now() + make_interval(secs => ${ms / 1000})`;
 };
 
+/** A value as jsonb; JSON's null too (Fedify caches "no such key" as null), not SQL NULL. */
+const jsonOf = (value: unknown) => sql`${JSON.stringify(value ?? null)}::jsonb`;
+
 /** A LIKE pattern matching text that starts with `text` exactly. */
 const startsWith = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -39,10 +42,11 @@ export class SocialKvStore implements KvStore {
 
   async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
     const expiresAt = expiry(options);
+    const json = jsonOf(value);
     await this.db
       .insert(socialKv)
-      .values({ key: keyText(key), value: value as object, expiresAt })
-      .onConflictDoUpdate({ target: socialKv.key, set: { value: value as object, expiresAt } });
+      .values({ key: keyText(key), value: json, expiresAt })
+      .onConflictDoUpdate({ target: socialKv.key, set: { value: json, expiresAt } });
   }
 
   async delete(key: KvKey): Promise<void> {
@@ -65,14 +69,14 @@ export class SocialKvStore implements KvStore {
         .where(and(eq(socialKv.key, text), lte(socialKv.expiresAt, sql`now()`)));
       const inserted = await this.db
         .insert(socialKv)
-        .values({ key: text, value: newValue as object, expiresAt })
+        .values({ key: text, value: jsonOf(newValue), expiresAt })
         .onConflictDoNothing()
         .returning({ key: socialKv.key });
       return inserted.length === 1;
     }
     const updated = await this.db
       .update(socialKv)
-      .set({ value: newValue as object, expiresAt })
+      .set({ value: jsonOf(newValue), expiresAt })
       .where(
         and(
           eq(socialKv.key, text),
