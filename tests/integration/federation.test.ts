@@ -19,6 +19,9 @@ const ACTOR = `${SITE}/ap/users/owner`;
 const AP = "application/activity+json";
 const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const PEER_PORT = 5101;
+/** A JSON document as the tests read it (ActivityPub documents nest freely). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any JSON shape
+type Json = Record<string, any>;
 const HASH = "ab".repeat(32);
 
 /** Runs the federation's due jobs until none is left (failed ones wait for their retry). */
@@ -100,13 +103,13 @@ for (const driver of drivers) {
         links: { href: string }[];
       };
       expect(links.links.map((l) => l.href)).toContain(`${SITE}/nodeinfo/2.1`);
-      const info = (await (await get("/nodeinfo/2.1", "*/*")).json()) as Record<string, any>;
+      const info = (await (await get("/nodeinfo/2.1", "*/*")).json()) as Json;
       expect(info.software.name).toBe("dev-portfolio");
       expect(info.protocols).toEqual(["activitypub"]);
 
       const actor = await get("/ap/users/owner", AP);
       expect(actor.headers.get("content-type")).toContain("application/activity+json");
-      const person = (await actor.json()) as Record<string, any>;
+      const person = (await actor.json()) as Json;
       expect(person).toMatchObject({
         id: ACTOR,
         type: "Person",
@@ -121,7 +124,7 @@ for (const driver of drivers) {
       expect(person.publicKey.publicKeyPem).toContain("BEGIN PUBLIC KEY");
       expect(person.summary).toContain("<p>");
       // The same key for every request (and instance): it is stored.
-      const again = (await (await get("/ap/users/owner", AP)).json()) as Record<string, any>;
+      const again = (await (await get("/ap/users/owner", AP)).json()) as Json;
       expect(again.publicKey.publicKeyPem).toBe(person.publicKey.publicKeyPem);
     });
 
@@ -158,7 +161,7 @@ for (const driver of drivers) {
       }
       const answer = await get(`/blog/${slug}`, AP);
       expect(answer.headers.get("vary")).toContain("Accept");
-      const article = (await answer.json()) as Record<string, any>;
+      const article = (await answer.json()) as Json;
       expect(article).toMatchObject({
         id: `${SITE}/ap/posts/${id}`,
         type: "Article",
