@@ -91,14 +91,6 @@ for (const driver of drivers) {
           expect.objectContaining({ rel: "self", type: AP, href: ACTOR }),
         );
       }
-      // Not ours: Fedify leaves it to the pages (here without page modules: not a WebFinger answer).
-      const unknown = await get(
-        `/.well-known/webfinger?resource=acct:nobody@localhost:3000`,
-        "*/*",
-      );
-      expect(unknown.status).not.toBe(200);
-      expect(unknown.headers.get("content-type") ?? "").not.toContain("jrd");
-
       const links = (await (await get("/.well-known/nodeinfo", "*/*")).json()) as {
         links: { href: string }[];
       };

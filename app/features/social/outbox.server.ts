@@ -21,9 +21,22 @@ export const POST_CHANGED_JOB = "social.post-changed";
 
 /** What Create and Update carry that matters to a reader: a change in it is an Update. */
 const fingerprint = (article: Record<string, unknown>) => {
-  const { updated: _updated, ...rest } = article;
-  return JSON.stringify(rest);
+  const { updated: _updated, "@context": _context, ...rest } = article;
+  return canonical(rest);
 };
+
+/** JSON with object keys sorted: stored as jsonb, the activity comes back in another order. */
+const canonical = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(canonical).join(",")}]`
+    : value !== null && typeof value === "object"
+      ? `{${Object.keys(value)
+          .sort()
+          .map(
+            (key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`,
+          )
+          .join(",")}}`
+      : JSON.stringify(value);
 
 /** Queues the post's check now (what the trigger does; for callers without one). */
 export function queuePostChanged(db: Database, postId: number) {

@@ -1,0 +1,186 @@
+import { eq, sql } from "drizzle-orm";
+import type { ServerBuild } from "react-router";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import {
+  createPost,
+  publishDuePosts,
+  updatePost,
+  type PostWriteInput,
+} from "../../app/features/posts/write.server";
+import { trashPost } from "../../app/features/posts/trash.server";
+import {
+  DELIVER_JOB,
+  FOLLOWER_DROP_AFTER_MS,
+  POST_CHANGED_JOB,
+  SOCIAL_JOBS,
+} from "../../app/features/social/index.server";
+import { parseEnv } from "../../app/lib/env.server";
+import { claimJob, runJob } from "../../app/lib/jobs.server";
+import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
+import { jobs, socialFollowers, socialOutbox } from "../../database/schema";
+import { createHttpApp } from "../../server/http";
+import { appRouteManifest } from "../app-routes";
+import { drivers, skipReason, type TestDatabase } from "./databases";
+import { startPeer, type Peer } from "./federation-peer";
+
+const SITE = "http://localhost:3000";
+const ACTOR = `${SITE}/ap/users/owner`;
+const PEER_PORT = 5102;
+
+async function runSocialJobs(db: TestDatabase["db"]) {
+  const byKind = new Map(SOCIAL_JOBS.map((handler) => [handler.kind, handler]));
+  for (;;) {
+    const job = await claimJob(db, [...byKind.keys()]);
+    if (!job) return;
+    await runJob(db, byKind.get(job.kind)!, job);
+  }
+}
+
+const draft: PostWriteInput = {
+  title: "Federated",
+  description: "About federation",
+  content: "<p>First words</p>",
+  slug: null,
+  tags: ["fediverse"],
+  publish: { mode: "now" },
+};
+
+let peer: Peer;
+beforeAll(async () => {
+  setOutgoingFetchPolicy({ allowPrivate: true });
+  peer = await startPeer(PEER_PORT);
+});
+afterAll(async () => {
+  setOutgoingFetchPolicy({ allowPrivate: false });
+  await peer.close();
+});
+
+for (const driver of drivers) {
+  describe.skipIf(skipReason(driver) !== null)(`publishing federates on ${driver.name}`, () => {
+    let database: TestDatabase;
+    let app: ReturnType<typeof createHttpApp>;
+    beforeEach(async () => {
+      database = await driver.fresh();
+      // Configures the federation for this site, as the server does at start.
+      app = createHttpApp({
+        env: parseEnv({ SITE_URL: SITE, FETCH_ALLOW_PRIVATE: "true" }),
+        database,
+        loadBuild: async () => ({ routes: appRouteManifest() }) as unknown as ServerBuild,
+      });
+      peer.received.length = 0;
+      peer.answers.status = 202;
+      // Two followers on the peer's shared inbox, one with only an inbox of its own.
+      await database.db.insert(socialFollowers).values(
+        ["a", "b", "c"].map((name) => ({
+          actorUrl: `${peer.base}/users/${name}`,
+          inboxUrl: `${peer.base}/users/${name}/inbox`,
+          sharedInboxUrl: name === "c" ? null : `${peer.base}/inbox`,
+          domain: "localhost",
+        })),
+      );
+    });
+    afterEach(() => database.dispose());
+
+    const types = () => peer.received.map((r) => `${r.body.type as string} ${r.path}`).sort();
+    const outbox = () => database.db.select().from(socialOutbox).orderBy(socialOutbox.id);
+
+    it("sends Create on publish, Update on an edit, nothing for no change, Delete on trash, one delivery per inbox", async () => {
+      const { id } = await createPost(database.db, draft);
+      await runSocialJobs(database.db);
+      expect(types()).toEqual(["Create /inbox", "Create /users/c/inbox"]);
+      const create = peer.received[0]!.body;
+      expect(create).toMatchObject({
+        actor: ACTOR,
+        to: "as:Public",
+        cc: `${ACTOR}/followers`,
+        object: { type: "Article", id: `${SITE}/ap/posts/${id}`, name: "Federated" },
+      });
+      expect(create.id).toMatch(new RegExp(`^${SITE}/ap/activities/create/`));
+      expect(peer.received[0]!.headers.signature).toContain(`keyId="${ACTOR}#main-key"`);
+
+      peer.received.length = 0;
+      await updatePost(database.db, id, {
+        ...draft,
+        content: "<p>Second words</p>",
+        publish: { mode: "keep" },
+      });
+      await runSocialJobs(database.db);
+      expect(types()).toEqual(["Update /inbox", "Update /users/c/inbox"]);
+      expect((peer.received[0]!.body.object as { content: string }).content).toContain(
+        "Second words",
+      );
+
+      // The same job again (a retry, a second instance): nothing new is sent.
+      peer.received.length = 0;
+      await database.db.insert(jobs).values({ kind: POST_CHANGED_JOB, payload: { postId: id } });
+      await runSocialJobs(database.db);
+      expect(peer.received).toEqual([]);
+
+      await trashPost(database.db, id);
+      await runSocialJobs(database.db);
+      expect(types()).toEqual(["Delete /inbox", "Delete /users/c/inbox"]);
+      expect(peer.received[0]!.body.object).toMatchObject({
+        type: "Tombstone",
+        id: `${SITE}/ap/posts/${id}`,
+      });
+      expect((await outbox()).map((row) => row.type)).toEqual(["Create", "Update", "Delete"]);
+
+      // The outbox collection serves them, newest first.
+      const collection = await app.request(`${SITE}/ap/users/owner/outbox`, {
+        headers: { accept: "application/activity+json" },
+      });
+      expect(((await collection.json()) as { totalItems: number }).totalItems).toBe(3);
+    });
+
+    it("sends Create when a scheduled post goes public, none for a draft", async () => {
+      await createPost(database.db, { ...draft, publish: { mode: "draft" } });
+      const { id } = await createPost(database.db, {
+        ...draft,
+        publish: { mode: "at", at: new Date(Date.now() + 60_000) },
+      });
+      await runSocialJobs(database.db);
+      expect(peer.received).toEqual([]);
+      await database.db.execute(
+        sql`update blog_posts set published_at = now() - interval '1 second' where id = ${id}`,
+      );
+      expect(await publishDuePosts(database.db)).toEqual([id]);
+      await runSocialJobs(database.db);
+      expect(types()).toEqual(["Create /inbox", "Create /users/c/inbox"]);
+    });
+
+    it("drops an inbox's followers on 410 at once, and after failing for FOLLOWER_DROP_AFTER_MS otherwise", async () => {
+      peer.answers.status = 410;
+      await createPost(database.db, draft);
+      await runSocialJobs(database.db);
+      expect(await database.db.select().from(socialFollowers)).toEqual([]);
+      expect(await database.db.select().from(jobs).where(eq(jobs.kind, DELIVER_JOB))).toEqual([]);
+
+      await database.db.insert(socialFollowers).values({
+        actorUrl: `${peer.base}/users/d`,
+        inboxUrl: `${peer.base}/users/d/inbox`,
+        domain: "localhost",
+      });
+      peer.answers.status = 503;
+      await createPost(database.db, { ...draft, title: "Second" });
+      await runSocialJobs(database.db);
+      const [failing] = await database.db.select().from(socialFollowers);
+      expect(failing!.failingSince).not.toBeNull();
+      // A retry within the time keeps it; past it, the follower goes.
+      const due = async () =>
+        database.db
+          .update(jobs)
+          .set({ runAt: sql`now()` })
+          .where(eq(jobs.kind, DELIVER_JOB));
+      await due();
+      await runSocialJobs(database.db);
+      expect(await database.db.select().from(socialFollowers)).toHaveLength(1);
+      await database.db.update(socialFollowers).set({
+        failingSince: sql`now() - make_interval(secs => ${FOLLOWER_DROP_AFTER_MS / 1000 + 60})`,
+      });
+      await due();
+      await runSocialJobs(database.db);
+      expect(await database.db.select().from(socialFollowers)).toEqual([]);
+    });
+  });
+}
