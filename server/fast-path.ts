@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { getRequestListener } from "@hono/node-server";
 
-import { wantsActivityPub } from "../app/features/social/negotiation";
+import { wantsActivityPub } from "../app/features/social";
 import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
 import { HSTS } from "./security";

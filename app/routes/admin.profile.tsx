@@ -10,6 +10,8 @@ import {
 } from "~/features/profile";
 import { answerForm, editProfile, listEntries, pickContent } from "~/features/profile/index.server";
 import { pageMeta, siteCvUrl, siteOf, sitePhoto } from "~/features/site";
+import { fullHandle } from "~/features/social";
+import { ownerHandle } from "~/features/social/index.server";
 import { readProfile } from "~/features/site/index.server";
 import { siteConfig } from "~/site.config";
 
@@ -21,11 +23,12 @@ import type { Route } from "./+types/admin.profile";
  * profile form posts here.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
-  const [stored, experiences, education] = await Promise.all([
+  const { db, env } = context.get(appContext);
+  const [stored, experiences, education, handle] = await Promise.all([
     readProfile(db),
     listEntries(db, "experience"),
     listEntries(db, "education"),
+    ownerHandle(db),
   ]);
   return {
     profile: pickContent(stored),
@@ -41,6 +44,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     experiences,
     education,
+    fediverse: { handle, address: fullHandle(handle, env.siteUrl) },
     // Drawn here: the marks' paths would otherwise share a chunk with the home page's icons.
     toolGlyphs: Object.fromEntries(
       (Object.keys(TOOL_ICONS) as ToolIcon[]).map((icon) => [icon, toolGlyph({ name: "", icon })]),

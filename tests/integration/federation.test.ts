@@ -2,6 +2,9 @@ import { eq } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { editProfile, ensureProfile } from "../../app/features/profile/index.server";
+import { SEED_PROFILE } from "../../app/features/site/index.server";
+import { HANDLE_TEXT } from "../../app/features/social";
 import { blockDomain, DELIVER_JOB, SOCIAL_JOBS } from "../../app/features/social/index.server";
 import { createPost } from "../../app/features/posts/write.server";
 import { parseEnv } from "../../app/lib/env.server";
@@ -118,6 +121,27 @@ for (const driver of drivers) {
       // The same key for every request (and instance): it is stored.
       const again = (await (await get("/ap/users/owner", AP)).json()) as Json;
       expect(again.publicKey.publicKeyPem).toBe(person.publicKey.publicKeyPem);
+    });
+
+    it("takes the handle from the profile form (checked), and WebFinger and the actor follow it", async () => {
+      await ensureProfile(database.db, SEED_PROFILE);
+      const form = (handle: string) => {
+        const data = new FormData();
+        const fields = { intent: "save", name: "Alex Byrne", title: "Dev", location: "Dublin" };
+        for (const [name, value] of Object.entries(fields)) data.set(name, value);
+        data.set("email", "alex@example.com");
+        data.set("about", "Hello.");
+        data.set("fediverseHandle", handle);
+        return data;
+      };
+      const refused = await editProfile(database.db, form("alex byrne!"));
+      expect(refused.status).toBe(400);
+      expect(refused.result.errors?.fediverseHandle).toBe(HANDLE_TEXT.invalid);
+      expect((await editProfile(database.db, form("@Alex_B"))).status).toBe(200);
+      const finger = await get(`/.well-known/webfinger?resource=acct:alex_b@localhost:3000`, "*/*");
+      expect(finger.status).toBe(200);
+      const person = (await (await get("/", AP)).json()) as Json;
+      expect(person.preferredUsername).toBe("alex_b");
     });
 
     it("answers / and a post page with the actor and the Article to ActivityPub, HTML to browsers, never the cached page to ActivityPub", async () => {

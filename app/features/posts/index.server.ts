@@ -6,6 +6,7 @@ export { refusedSave } from "./save-answers.server";
 export { FEED_LANGUAGE, type Feed, serveFeed } from "./feeds.server";
 export { warmHighlighter } from "./highlight.server";
 export { loadPostSanitizer } from "./sanitize.server";
+export { absoluteMediaUrls } from "./render.server";
 export { type PostPage } from "./post-rows.server";
 export {
   allPostDates,

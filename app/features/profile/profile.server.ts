@@ -83,12 +83,19 @@ export function pickContent(source: ProfileContent): ProfileContent {
   };
 }
 
-/** Replaces what the owner wrote (checked by profileSchema first); the files stay. */
-export async function saveProfile(db: Database, content: ProfileContent) {
+/**
+ * Replaces what the owner wrote (checked by profileSchema first), and the fediverse handle when
+ * given (checked by the social feature's readHandle); the files stay.
+ */
+export async function saveProfile(db: Database, content: ProfileContent, fediverseHandle?: string) {
   await db.transaction(async (tx) => {
     await tx
       .update(profile)
-      .set({ ...pickContent(content), updatedAt: new Date() })
+      .set({
+        ...pickContent(content),
+        ...(fediverseHandle === undefined ? {} : { fediverseHandle }),
+        updatedAt: new Date(),
+      })
       .where(eq(profile.id, true));
     // The owner's name, title and location are on the share cards.
     await requestCardRefresh(tx);

@@ -7,9 +7,8 @@
 import { Article, Hashtag, Image, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { Temporal as Polyfill } from "@js-temporal/polyfill";
 
-import { absoluteMediaUrls } from "~/features/posts/render.server";
-import { postPath, tagPath } from "~/features/posts/publishing";
-import { getPost, loadPostSanitizer } from "~/features/posts/index.server";
+import { postPath, tagPath } from "~/features/posts";
+import { absoluteMediaUrls, getPost, loadPostSanitizer } from "~/features/posts/index.server";
 import type { Database } from "../../../database/db.server";
 import { socialUrls } from "./urls";
 

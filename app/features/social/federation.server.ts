@@ -10,7 +10,7 @@ import { createFederation, type Federation } from "@fedify/fedify";
 import { Article, Endpoints, Image, Person } from "@fedify/vocab";
 import { count, eq } from "drizzle-orm";
 
-import { sitePhoto } from "~/features/site/site";
+import { sitePhoto } from "~/features/site";
 import { readProfile } from "~/features/site/index.server";
 import { siteConfig } from "~/site.config";
 import type { Database } from "../../../database/db.server";

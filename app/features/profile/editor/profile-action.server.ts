@@ -1,6 +1,7 @@
 import type { z } from "zod";
 
 import type { Database } from "../../../../database/db.server";
+import { HANDLE_TEXT, readHandle } from "~/features/social";
 import { fieldErrors, profileSchema, splitParagraphs, type FieldErrors } from "../profile";
 import { saveProfile } from "../profile.server";
 import { done, intentOf, invalid, unknownIntent, valuesOf, type Answer } from "./form.server";
@@ -67,7 +68,14 @@ export async function editProfile(db: Database, form: FormData): Promise<Answer>
   const values = valuesOf(form);
   const { input, rowsOf } = readProfileForm(values);
   const parsed = profileSchema.safeParse(input);
-  if (!parsed.success) return invalid("profile", values, errorsForForm(parsed.error, rowsOf));
-  await saveProfile(db, parsed.data);
+  // Absent from a form that has no such field (an older page): kept.
+  const handle =
+    values.fediverseHandle === undefined ? undefined : readHandle(values.fediverseHandle);
+  if (!parsed.success || handle === null) {
+    const errors = parsed.success ? {} : errorsForForm(parsed.error, rowsOf);
+    if (handle === null) errors.fediverseHandle = HANDLE_TEXT.invalid;
+    return invalid("profile", values, errors);
+  }
+  await saveProfile(db, parsed.data, handle);
   return done("profile");
 }

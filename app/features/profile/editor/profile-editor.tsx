@@ -15,6 +15,8 @@ export type ProfileEditorData = {
   experiences: Experience[];
   education: Education[];
   toolGlyphs: ToolGlyphs;
+  /** The owner's fediverse handle, and the whole address people follow (`@handle@host`). */
+  fediverse: { handle: string; address: string };
 };
 
 /**
@@ -28,6 +30,7 @@ export function ProfileEditor({
   experiences,
   education,
   toolGlyphs,
+  fediverse,
 }: ProfileEditorData) {
   return (
     <div className="space-y-10 py-12">
@@ -42,7 +45,7 @@ export function ProfileEditor({
           <PhotoForm photo={photo} />
           <CvForm cv={cv} />
         </div>
-        <ProfileForm profile={profile} toolGlyphs={toolGlyphs} />
+        <ProfileForm profile={profile} toolGlyphs={toolGlyphs} fediverse={fediverse} />
       </EditorSection>
       <TimelineEditor kind="experience" entries={experiences} />
       <TimelineEditor kind="education" entries={education} />

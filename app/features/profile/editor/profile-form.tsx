@@ -1,5 +1,6 @@
 import { useFetcher } from "react-router";
 
+import { HANDLE_MAX_CHARS, HANDLE_TEXT } from "~/features/social";
 import { FormStatus, TextField } from "~/ui/fields";
 
 import { PROFILE_LIMITS, type ProfileContent } from "../profile";
@@ -12,9 +13,11 @@ import { SkillsList, SocialsList, ToolsList, type ToolGlyphs } from "./profile-l
 export function ProfileForm({
   profile,
   toolGlyphs,
+  fediverse,
 }: {
   profile: ProfileContent;
   toolGlyphs: ToolGlyphs;
+  fediverse: { handle: string; address: string };
 }) {
   const fetcher = useFetcher();
   const result = useFormResult("profile", fetcher);
@@ -56,6 +59,13 @@ export function ProfileForm({
           defaultValue={value("email", profile.email)}
           error={errors.email}
           hint="Shown on the site; contact messages go here unless OWNER_EMAIL is set."
+        />
+        <TextField
+          label={HANDLE_TEXT.label}
+          name="fediverseHandle"
+          defaultValue={values?.fediverseHandle ?? fediverse.handle}
+          error={errors.fediverseHandle}
+          hint={`Followed on Mastodon and the fediverse as ${fediverse.address}. Letters, digits and underscores, at most ${HANDLE_MAX_CHARS}.`}
         />
       </div>
       <TextField
