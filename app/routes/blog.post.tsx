@@ -5,6 +5,7 @@ import { isOwner } from "~/features/owner/index.server";
 import { PostReader, postMeta } from "~/features/posts";
 import { readPostView } from "~/features/posts/index.server";
 import { siteOf } from "~/features/site";
+import { activityPubLink, socialUrls } from "~/features/social";
 import { SubscribeForm } from "~/features/subscribers";
 
 import type { Route } from "./+types/blog.post";
@@ -23,12 +24,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches, params }: Route.MetaArgs) {
-  return postMeta({
-    site: siteOf(matches),
-    siteUrl: matches[0].loaderData.siteUrl,
-    post: loaderData?.post,
-    segment: params.slug ?? "",
-  });
+  const siteUrl = matches[0].loaderData.siteUrl;
+  const post = loaderData?.post;
+  const tags = postMeta({ site: siteOf(matches), siteUrl, post, segment: params.slug ?? "" });
+  // A published post is an ActivityPub Article too (the fediverse finds it from the page).
+  return post?.status === "published"
+    ? tags.concat(activityPubLink(socialUrls(siteUrl).article(post.id)))
+    : tags;
 }
 
 export default function PostPage({ loaderData }: Route.ComponentProps) {

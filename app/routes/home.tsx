@@ -6,6 +6,7 @@ import { handleContact } from "~/features/contact/index.server";
 import { Profile, Skills, Timeline, Tools } from "~/features/profile";
 import { homeProfile, readTimeline } from "~/features/profile/index.server";
 import { absoluteUrl, pageMeta, siteOf } from "~/features/site";
+import { activityPubLink, socialUrls } from "~/features/social";
 import { readProfile } from "~/features/site/index.server";
 import { subscribeFormHtml } from "~/features/subscribers/index.server";
 import { isClientNavigation } from "~/lib/streaming";
@@ -64,13 +65,16 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
       address: { "@type": "PostalAddress", addressLocality: site.location },
       sameAs: loaderData?.profile.socials.map((s) => s.url) ?? [],
     },
-  }).concat({
-    tagName: "link",
-    rel: "alternate",
-    type: "application/json",
-    title: "JSON Resume",
-    href: "/resume.json",
-  });
+  }).concat(
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/json",
+      title: "JSON Resume",
+      href: "/resume.json",
+    },
+    activityPubLink(socialUrls(siteUrl).actor),
+  );
 }
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
