@@ -12,6 +12,7 @@ import { trashPost } from "../../app/features/posts/trash.server";
 import {
   DELIVER_JOB,
   FOLLOWER_DROP_AFTER_MS,
+  INBOX_RATE_LIMIT,
   POST_CHANGED_JOB,
   SOCIAL_JOBS,
 } from "../../app/features/social/index.server";
@@ -131,6 +132,41 @@ for (const driver of drivers) {
         headers: { accept: "application/activity+json" },
       });
       expect(((await collection.json()) as { totalItems: number }).totalItems).toBe(3);
+    });
+
+    it("serves the followers collection from the table, counted and paged", async () => {
+      const ask = (path: string) =>
+        app.request(`${SITE}${path}`, { headers: { accept: "application/activity+json" } });
+      const collection = (await (await ask("/ap/users/owner/followers")).json()) as {
+        totalItems: number;
+        first: string | { id: string };
+      };
+      expect(collection.totalItems).toBe(3);
+      const first = typeof collection.first === "string" ? collection.first : collection.first.id;
+      const page = (await (await ask(new URL(first).pathname + new URL(first).search)).json()) as {
+        orderedItems: string[];
+      };
+      expect(page.orderedItems).toEqual(["a", "b", "c"].map((n) => `${peer.base}/users/${n}`));
+    });
+
+    it("answers an inbox's sender past INBOX_RATE_LIMIT with 429 before reading it", async () => {
+      // Signed as a host whose key cannot be fetched: each is refused (401) until the limit.
+      const keyId = "http://127.0.0.1:5149/users/x#main-key";
+      const send = () =>
+        app.request(`${SITE}/ap/inbox`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/activity+json",
+            signature: `keyId="${keyId}",algorithm="rsa-sha256",headers="date",signature="AA=="`,
+          },
+          body: "{}",
+        });
+      const statuses = new Set<number>();
+      for (let i = 0; i < INBOX_RATE_LIMIT.requests; i++) statuses.add((await send()).status);
+      expect(statuses.has(429)).toBe(false);
+      const limited = await send();
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     });
 
     it("sends Create when a scheduled post goes public, none for a draft", async () => {

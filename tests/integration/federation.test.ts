@@ -293,6 +293,23 @@ for (const driver of drivers) {
         object: note,
       };
       expect((await post("/ap/inbox", create)).status).toBe(202);
+      const edited = { ...note, content: "<p>Nice post, edited</p>" };
+      const update = {
+        "@context": context,
+        id: peer.id("update"),
+        type: "Update",
+        actor: peer.actorId,
+        object: edited,
+      };
+      expect((await post("/ap/inbox", update)).status).toBe(202);
+      const boost = {
+        "@context": context,
+        id: peer.id("announce"),
+        type: "Announce",
+        actor: peer.actorId,
+        object: `${SITE}/blog/${slug}`,
+      };
+      expect((await post("/ap/inbox", boost)).status).toBe(202);
       const like = {
         "@context": context,
         id: peer.id("like"),
@@ -303,11 +320,12 @@ for (const driver of drivers) {
       expect((await post("/ap/inbox", like)).status).toBe(202);
       const rows = await database.db.select().from(socialResponses);
       expect(rows.map((r) => [r.kind, r.status, r.sourceUrl, r.postId]).sort()).toEqual([
+        ["announce", "approved", boost.id, id],
         ["like", "approved", like.id, id],
         ["reply", "pending", note.id, id],
       ]);
       const reply = rows.find((r) => r.kind === "reply")!;
-      expect(reply.contentHtml).toBe("<p>Nice post</p>");
+      expect(reply.contentHtml).toBe("<p>Nice post, edited</p>");
       expect(reply.authorName).toBe("Peer peer");
 
       await post("/ap/inbox", {
@@ -323,6 +341,13 @@ for (const driver of drivers) {
         type: "Undo",
         actor: peer.actorId,
         object: like,
+      });
+      await post("/ap/inbox", {
+        "@context": context,
+        id: peer.id("undo"),
+        type: "Undo",
+        actor: peer.actorId,
+        object: boost,
       });
       expect(await database.db.select().from(socialResponses)).toEqual([]);
     });

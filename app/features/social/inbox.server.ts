@@ -149,15 +149,17 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
     .on(Undo, async (ctx, undo) => {
       const sender = await senderOf(db, undo);
       if (!sender) return;
+      // Mastodon embeds what it undoes; an object only named is looked up.
       const object = await undo.getObject(ctx).catch(() => null);
-      if (object instanceof Follow || (!object && undo.objectId === null)) {
-        if (object && object.actorId?.href !== sender.href) return;
+      if (object instanceof Follow) {
+        if (object.actorId?.href !== sender.href) return;
         await db.delete(socialFollowers).where(eq(socialFollowers.actorUrl, sender.href));
       } else if (object instanceof Like || object instanceof Announce) {
         if (object.id && object.actorId?.href === sender.href) {
           await removeResponses(db, object.id.href);
         }
-      } else if (undo.objectId) {
+      } else if (undo.objectId && hostOf(undo.objectId.href) === hostOf(sender.href)) {
+        // Not found any more: whatever response it was, if it was the sender's.
         await removeResponses(db, undo.objectId.href);
       }
     })
@@ -170,6 +172,10 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
       if (!sender || !deletion.objectId) return;
       // Only the sender's own objects: ids on its host.
       if (hostOf(deletion.objectId.href) !== hostOf(sender.href)) return;
+      // An account deleted: it follows no more.
+      if (deletion.objectId.href === sender.href) {
+        await db.delete(socialFollowers).where(eq(socialFollowers.actorUrl, sender.href));
+      }
       await removeResponses(db, deletion.objectId.href);
     });
 }
