@@ -1,7 +1,10 @@
 /**
- * What the federation's jobs need to know of the running site (its URL), set once per process
- * when the HTTP app is made (server/http.ts): jobs only get the database.
+ * What the federation's jobs need to know of the running site (its URL): set when the HTTP app
+ * is made (server/middleware/federation.ts), from the same environment the server reads; a
+ * process that runs jobs without it (a script, a test of the worker) reads the environment.
  */
+import { parseEnv } from "~/lib/env.server";
+
 let current: { siteUrl: string } | null = null;
 
 export function configureSocial(config: { siteUrl: string }) {
@@ -9,6 +12,6 @@ export function configureSocial(config: { siteUrl: string }) {
 }
 
 export function socialConfig(): { siteUrl: string } {
-  if (!current) throw new Error("The federation is not configured (configureSocial).");
+  current ??= { siteUrl: parseEnv().siteUrl };
   return current;
 }
