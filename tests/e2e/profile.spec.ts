@@ -119,6 +119,33 @@ test("profile edits show on / at once; a wrong field is named and what was typed
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Alex Byrne-Ní Bhriain");
 });
 
+test("the fediverse handle is edited with the profile, checked, and found by WebFinger", async ({
+  page,
+}) => {
+  await openEditor(page);
+  const form = page.getByRole("form", { name: "Profile" });
+  const handle = form.getByLabel("Fediverse handle");
+  // Made from the configured name until the owner picks one.
+  await expect(handle).toHaveValue("alexbyrne");
+  await handle.fill("alex byrne!");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(handle).toHaveAttribute("aria-invalid", "true");
+  await expect(form).toContainText("A handle is 1 to 30 letters, digits or underscores.");
+  await handle.fill("@Alex_Dev");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form.getByRole("status")).toHaveText("Saved.");
+
+  await page.reload();
+  await expect(form.getByLabel("Fediverse handle")).toHaveValue("alex_dev");
+  const host = new URL(page.url()).host;
+  await expect(form).toContainText(`Followed on Mastodon and the fediverse as @alex_dev@${host}.`);
+  const finger = await page.request.get(
+    `/.well-known/webfinger?resource=${encodeURIComponent(`acct:alex_dev@${host}`)}`,
+  );
+  expect(finger.status()).toBe(200);
+  expect(((await finger.json()) as { subject: string }).subject).toBe(`acct:alex_dev@${host}`);
+});
+
 test("experience: add, edit, reorder and delete (confirmed), each seen on /", async ({ page }) => {
   await openEditor(page);
   const add = experienceForm(page, "Add experience");

@@ -4,7 +4,7 @@
  * not change it (followers' servers cache it). Two instances making it at once keep the first.
  */
 import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { profile, socialKv } from "../../../database/schema";
@@ -52,11 +52,11 @@ async function loadOrMake(db: Database): Promise<OwnerKeyPair> {
   };
 }
 
-/** The owner's handle: the profile's, or the one made from the configured name. */
+/**
+ * The owner's handle: the profile's, or the one made from the configured name (site.config.ts,
+ * not the profile's name: renaming oneself must not move the address followers know).
+ */
 export async function ownerHandle(db: Database): Promise<string> {
-  const [row] = await db
-    .select({ handle: profile.fediverseHandle, name: sql<string>`${profile.name}` })
-    .from(profile)
-    .limit(1);
-  return row?.handle ?? defaultHandle(row?.name ?? siteConfig.name);
+  const [row] = await db.select({ handle: profile.fediverseHandle }).from(profile).limit(1);
+  return row?.handle ?? defaultHandle(siteConfig.name);
 }
