@@ -131,7 +131,15 @@ for (const driver of drivers) {
       const collection = await app.request(`${SITE}/ap/users/owner/outbox`, {
         headers: { accept: "application/activity+json" },
       });
-      expect(((await collection.json()) as { totalItems: number }).totalItems).toBe(3);
+      const outboxJson = (await collection.json()) as {
+        totalItems: number;
+        first: string | { id: string };
+      };
+      expect(outboxJson.totalItems).toBe(3);
+      const first = typeof outboxJson.first === "string" ? outboxJson.first : outboxJson.first.id;
+      const page = await app.request(first, { headers: { accept: "application/activity+json" } });
+      const items = ((await page.json()) as { orderedItems: { type: string }[] }).orderedItems;
+      expect(items.map((item) => item.type)).toEqual(["Delete", "Update", "Create"]);
     });
 
     it("serves the followers collection from the table, counted and paged", async () => {

@@ -28,7 +28,7 @@ type Json = Record<string, any>;
 const HASH = "ab".repeat(32);
 
 /** Runs the federation's due jobs until none is left (failed ones wait for their retry). */
-export async function runSocialJobs(db: TestDatabase["db"]) {
+async function runSocialJobs(db: TestDatabase["db"]) {
   const byKind = new Map(SOCIAL_JOBS.map((handler) => [handler.kind, handler]));
   for (;;) {
     const job = await claimJob(db, [...byKind.keys()]);
