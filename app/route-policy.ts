@@ -29,6 +29,8 @@ export type RoutePolicy = {
    *
    * Uploads (/media, content-hashed and immutable) are no route: server/media/ answers them at
    * the listener.
+   * ActivityPub (WebFinger, NodeInfo, /ap/, and `/` or a post asked for as ActivityPub) is no
+   * route either: server/middleware/federation.ts answers it before routing.
    */
   cache: "public" | "private" | "none";
   /**

@@ -58,6 +58,7 @@ export function createSiteApp({
   buildDirectory = "build",
   loadBuild,
   wakeDelivery,
+  wakeJobs,
   pageCache,
   afterOwnerWrite,
   ownerReady,
@@ -69,6 +70,7 @@ export function createSiteApp({
   /** Development: Vite's live build; otherwise the bundled one. */
   loadBuild?: () => Promise<ServerBuild>;
   wakeDelivery?: () => void;
+  wakeJobs?: () => void;
   pageCache?: PageCache | null;
   afterOwnerWrite?: () => Promise<void>;
   ownerReady?: Promise<void>;
@@ -77,6 +79,7 @@ export function createSiteApp({
     env,
     database,
     wakeDelivery,
+    wakeJobs,
     pageCache,
     afterOwnerWrite,
     ownerReady,
@@ -139,6 +142,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     buildDirectory,
     loadBuild: dev?.loadBuild,
     wakeDelivery: workers.delivery.wake,
+    wakeJobs: workers.jobs.wake,
     pageCache,
     afterOwnerWrite: changes.pageCacheLink?.barrier,
     ownerReady,

@@ -34,6 +34,8 @@ export type HttpOptions = BuildOptions & {
   /** Folder of the client build; omitted in development, where Vite serves assets. */
   clientDir?: string;
   wakeDelivery?: () => void;
+  /** Look for due jobs now (an inbox queued an Accept). */
+  wakeJobs?: () => void;
   /** Rendered public pages (server/page-cache/); null or omitted renders every request. */
   pageCache?: PageCache | null;
   /** Resolves once this instance has seen its own database changes (the page cache's barrier). */
@@ -62,6 +64,7 @@ export function createHttpApp({
   liveBuild,
   clientDir,
   wakeDelivery,
+  wakeJobs,
   pageCache,
   afterOwnerWrite,
   ownerReady,
@@ -80,7 +83,7 @@ export function createHttpApp({
 
   if (ownerReady) app.use(holdWritesUntil(ownerReady));
   // ActivityPub (WebFinger, NodeInfo, /ap/, and `/` or a post asked for as ActivityPub).
-  app.use(federation({ env, database }));
+  app.use(federation({ env, database, wakeJobs }));
   // Which route a path is, for everything below; non-canonical spellings answer 301 here.
   app.use(
     routing(async () => (await currentBuild()).routes, { movedTo: movedPostPath(database.db) }),

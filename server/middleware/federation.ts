@@ -85,9 +85,12 @@ const withVaryAccept = (response: Response) => {
 export function federation({
   env,
   database,
+  wakeJobs,
 }: {
   env: Env;
   database: DatabaseHandle;
+  /** Called after an inbox POST was taken: it may have queued a delivery (an Accept). */
+  wakeJobs?: () => void;
 }): MiddlewareHandler<{ Variables: SenderVariables }> {
   configureSocial({ siteUrl: env.siteUrl });
   const site = { db: database.db, siteUrl: env.siteUrl };
@@ -139,6 +142,7 @@ export function federation({
       },
     });
     if (passed) return next();
+    if (request.method === "POST" && response.ok) wakeJobs?.();
     return page ? withVaryAccept(new Response(response.body, response)) : response;
   };
 }

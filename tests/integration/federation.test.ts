@@ -52,13 +52,16 @@ for (const driver of drivers) {
     let database: TestDatabase;
     let cache: PageCache;
     let app: ReturnType<typeof createHttpApp>;
+    let wakes = 0;
     beforeEach(async () => {
+      wakes = 0;
       database = await driver.fresh();
       cache = new PageCache({ maxBytes: 1 << 20 });
       app = createHttpApp({
         env: parseEnv({ SITE_URL: SITE, FETCH_ALLOW_PRIVATE: "true" }),
         database,
         pageCache: cache,
+        wakeJobs: () => wakes++,
         // The site's real routes; pages come from the cache here, ActivityPub never needs one.
         loadBuild: async () => ({ routes: appRouteManifest() }) as unknown as ServerBuild,
       });
@@ -220,6 +223,8 @@ for (const driver of drivers) {
       });
       const queued = await database.db.select().from(jobs).where(eq(jobs.kind, DELIVER_JOB));
       expect(queued).toHaveLength(1);
+      // The job worker is told at once, not at its next poll.
+      expect(wakes).toBe(1);
       await runSocialJobs(database.db);
       expect(peer.received).toHaveLength(1);
       const [accept] = peer.received;
