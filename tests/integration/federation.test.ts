@@ -120,6 +120,8 @@ for (const driver of drivers) {
         endpoints: { sharedInbox: `${SITE}/ap/inbox` },
       });
       expect(person.publicKey.publicKeyPem).toContain("BEGIN PUBLIC KEY");
+      // The key id deliveries are signed with (delivery.server.ts) is the actor's key.
+      expect(person.publicKey.id).toBe(`${ACTOR}#main-key`);
       expect(person.summary).toContain("<p>");
       // The same key for every request (and instance): it is stored.
       const again = (await (await get("/ap/users/owner", AP)).json()) as Json;
