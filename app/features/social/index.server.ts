@@ -14,3 +14,13 @@ export {
   type RecordOutcome,
   type ResponseInput,
 } from "./responses.server";
+export { socialAdminAction, socialAdminData } from "./admin-page.server";
+export {
+  blockFollower,
+  blockResponder,
+  decideResponse,
+  liftBlock,
+  listFollowers,
+  listPending,
+  removeFollower,
+} from "./moderation.server";
