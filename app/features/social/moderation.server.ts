@@ -3,7 +3,7 @@
  * decision, the block list, and what each button does. A block also removes what the blocked
  * sender already left here (followers, responses), so the block list is the whole truth.
  */
-import { and, asc, count, desc, eq, inArray, like, or } from "drizzle-orm";
+import { asc, count, desc, eq, inArray, like, or } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import {
