@@ -29,6 +29,7 @@ import {
   useSite,
 } from "./features/site";
 import { feedAlternates } from "./features/posts";
+import { webmentionEndpoint } from "./features/social";
 import { NonceContext } from "./lib/nonce";
 import { PENDING_TEXTS } from "./route-policy";
 import { RoutePolicyContext } from "./route-policy-context";
@@ -56,7 +57,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const siteScript = use(SiteScriptContext);
   const hydrates = useHydrates();
   const site = useSite();
-  const pendingTexts = useRouteLoaderData<typeof loader>("root")?.pendingTexts;
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const pendingTexts = rootData?.pendingTexts;
   return (
     // The theme script changes <html>'s class before hydration, on purpose.
     <html lang="en" suppressHydrationWarning>
@@ -66,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="webmention" href={webmentionEndpoint(rootData?.siteUrl ?? "")} />
         {feedAlternates(site.name).map((link) => (
           <link key={link.href} {...link} />
         ))}

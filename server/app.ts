@@ -9,6 +9,7 @@ import { senderOf, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { setOutgoingFetchPolicy } from "../app/lib/safe-fetch.server";
+import { setSocialSiteUrl } from "../app/features/social/index.server";
 import { demoContent } from "../content/demo";
 import { openDatabase, type DatabaseHandle } from "../database/db.server";
 import { templatePath } from "../database/pglite-template.mjs";
@@ -108,6 +109,7 @@ export const routeManifest = async () => (await bundledBuild()).routes;
 export async function main({ root, buildDirectory = "build", dev }: MainOptions) {
   const env = envOrExit();
   setOutgoingFetchPolicy({ allowPrivate: env.fetchAllowPrivate });
+  setSocialSiteUrl(env.siteUrl);
   const dataDir = path.resolve(root, env.dataDir);
   // What this process writes (the database's files, backups) is its user's alone.
   process.umask(0o077);

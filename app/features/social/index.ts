@@ -8,3 +8,13 @@ export {
   SOCIAL_TEXT,
   type SocialAdminData,
 } from "./admin";
+export { ResponsesSection } from "./responses-section";
+export {
+  RESPONSES_TEXT,
+  WEBMENTION_PATH,
+  webmentionEndpoint,
+  webmentionLinkHeader,
+  type PostResponses,
+  type ShownResponse,
+} from "./responses";
+export { WEBMENTION_BODY_LIMIT, WEBMENTION_LIMITS, WEBMENTION_TEXT } from "./webmention";
