@@ -1,7 +1,10 @@
 /**
- * The site's own URL for the social jobs, which run with no request to read it from: set once
- * at start-up from SITE_URL (server/app.ts), like the outgoing fetch policy.
+ * The site's own URL for the social jobs, which run with no request to read it from: set at
+ * start-up from SITE_URL (server/app.ts), like the outgoing fetch policy; until then (a worker
+ * started by a test or a script) read from the environment as the server would.
  */
+import { parseEnv } from "~/lib/env.server";
+
 let siteUrl: string | null = null;
 
 export function setSocialSiteUrl(url: string) {
@@ -9,6 +12,6 @@ export function setSocialSiteUrl(url: string) {
 }
 
 export function socialSiteUrl(): string {
-  if (siteUrl === null) throw new Error("The social jobs need the site's URL (setSocialSiteUrl).");
+  siteUrl ??= parseEnv().siteUrl;
   return siteUrl;
 }
