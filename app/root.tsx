@@ -68,7 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="webmention" href={webmentionEndpoint(rootData?.siteUrl ?? "")} />
+        {rootData ? <link rel="webmention" href={rootData.webmention} /> : null}
         {feedAlternates(site.name).map((link) => (
           <link key={link.href} {...link} />
         ))}
@@ -123,7 +123,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     readSiteIdentity(db, degraded),
     isOwner(request, context),
   ]);
-  return { siteUrl: env.siteUrl, site, isOwner: owner, pendingTexts: PENDING_TEXTS };
+  return {
+    siteUrl: env.siteUrl,
+    // The Webmention endpoint every page names (with the Link header: app/entry.server.tsx).
+    webmention: webmentionEndpoint(env.siteUrl),
+    site,
+    isOwner: owner,
+    pendingTexts: PENDING_TEXTS,
+  };
 }
 
 export default function App() {

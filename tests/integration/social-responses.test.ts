@@ -5,6 +5,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import {
@@ -18,6 +20,7 @@ import {
   socialAdminData,
   WEBMENTION_JOBS,
 } from "../../app/features/social/index.server";
+import { ResponsesSection } from "../../app/features/social";
 import { claimJob, runJob } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import {
@@ -27,6 +30,8 @@ import {
   socialFollowers,
   socialResponses,
 } from "../../database/schema";
+import { demoContent } from "../../content/demo";
+import { seedDemoContent } from "../../database/seed.server";
 import { drivers, routeContext, skipReason, type TestDatabase } from "./databases";
 
 const SITE = "http://blog.test";
@@ -149,6 +154,13 @@ for (const driver of drivers) {
         expect(shown.items.map((r) => [r.authorName, r.contentHtml])).toEqual([
           ["User 1", "<p>Reply 1</p>"],
         ]);
+        const html = renderToStaticMarkup(createElement(ResponsesSection, { responses: shown }));
+        expect(html).toContain('<h2 id="responses-heading"');
+        expect(html).toContain("2 likes, 1 boost");
+        expect(html).toContain('href="https://social.example/users/u1"');
+        expect(html).toContain("<p>Reply 1</p>");
+        expect(html).not.toContain("script");
+        expect(html).not.toContain("Reply 2");
         const after = await socialAdminData(
           new Request(`${SITE}/admin/social?done=approve`),
           context,
@@ -331,6 +343,14 @@ for (const driver of drivers) {
         await receiveWebmention(db, SITE, { source: `${base}/reply`, target });
         await runJobs(database);
         expect(await db.select().from(socialResponses)).toEqual([]);
+      });
+
+      it("sends no Webmention for the demo's posts a new install seeds", async () => {
+        await database.db.delete(blogPosts);
+        expect(await seedDemoContent(database.db, demoContent)).toBe("seeded");
+        expect(
+          await database.db.select().from(jobs).where(eq(jobs.kind, "social.webmention-send")),
+        ).toEqual([]);
       });
 
       it("sends Webmentions when a post is published, and to a link an edit removed", async () => {
