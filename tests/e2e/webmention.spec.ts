@@ -151,4 +151,54 @@ test.describe("Webmention", () => {
       await visitor.close();
     }
   });
+
+  test("the owner's social page lists followers, blocks a domain and lifts the block, without JavaScript too", async ({
+    browser,
+    page: withScript,
+  }) => {
+    await query(
+      `insert into social_followers (actor_url, inbox_url, handle, name, domain) values
+        ('https://fedi.example/users/ana', 'https://fedi.example/inbox', '@ana@fedi.example', 'Ana', 'fedi.example'),
+        ('https://other.example/users/bo', 'https://other.example/inbox', '@bo@other.example', 'Bo', 'other.example')`,
+    );
+    await withScript.setViewportSize({ width: 640, height: 900 });
+    await signInPage(withScript, "/admin/social");
+    await expect(withScript.getByTestId("social-follower")).toHaveCount(2);
+    expect(
+      await withScript.evaluate(() => document.documentElement.scrollWidth),
+    ).toBeLessThanOrEqual(640);
+    const axe = await new AxeBuilder({ page: withScript }).analyze();
+    expect(axe.violations).toEqual([]);
+    // Plain forms: every button works with JavaScript off (POST, then a redirect back).
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 640, height: 900 },
+    });
+    try {
+      const page = await context.newPage();
+      await signInPage(page, "/admin/social");
+      const followers = page.getByTestId("social-follower");
+      await expect(followers).toHaveCount(2);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        640,
+      );
+      await followers
+        .filter({ hasText: "@ana@fedi.example" })
+        .getByRole("button", { name: SOCIAL_TEXT.blockDomain })
+        .click();
+      await expect(page.getByRole("status")).toHaveText(SOCIAL_TEXT.done["block-follower-domain"]);
+      await expect(followers).toHaveCount(1);
+      const block = page.getByTestId("social-block");
+      await expect(block).toContainText("fedi.example");
+
+      await block.getByRole("button", { name: SOCIAL_TEXT.unblock }).click();
+      await expect(page.getByRole("status")).toHaveText(SOCIAL_TEXT.done.unblock);
+      await expect(page.getByTestId("social-block")).toHaveCount(0);
+
+      await followers.getByRole("button", { name: SOCIAL_TEXT.remove }).click();
+      await expect(page.getByText(SOCIAL_TEXT.noFollowers)).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  });
 });
