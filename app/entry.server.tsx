@@ -10,6 +10,7 @@ import {
 } from "react-router";
 
 import { appContext } from "./context";
+import { webmentionLinkHeader } from "./features/social";
 import { errorMessage, logEvent } from "./lib/log.server";
 import { NonceContext } from "./lib/nonce";
 import { SITE_SCRIPT, SiteScriptContext } from "./features/site";
@@ -32,7 +33,9 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   // The response's CSP nonce (server/security.ts): on React Router's scripts, React's own and ours.
-  const nonce = loadContext.get(appContext).nonce;
+  const { nonce, env } = loadContext.get(appContext);
+  // Every page names the site's Webmention endpoint (W3C Webmention, 3.1.2).
+  responseHeaders.append("Link", webmentionLinkHeader(env.siteUrl));
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

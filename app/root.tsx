@@ -29,6 +29,7 @@ import {
   useSite,
 } from "./features/site";
 import { feedAlternates } from "./features/posts";
+import { webmentionEndpoint } from "./features/social";
 import { NonceContext } from "./lib/nonce";
 import { PENDING_TEXTS } from "./route-policy";
 import { RoutePolicyContext } from "./route-policy-context";
@@ -56,7 +57,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const siteScript = use(SiteScriptContext);
   const hydrates = useHydrates();
   const site = useSite();
-  const pendingTexts = useRouteLoaderData<typeof loader>("root")?.pendingTexts;
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const pendingTexts = rootData?.pendingTexts;
   return (
     // The theme script changes <html>'s class before hydration, on purpose.
     <html lang="en" suppressHydrationWarning>
@@ -66,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeInitScript }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {rootData ? <link rel="webmention" href={rootData.webmention} /> : null}
         {feedAlternates(site.name).map((link) => (
           <link key={link.href} {...link} />
         ))}
@@ -120,7 +123,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     readSiteIdentity(db, degraded),
     isOwner(request, context),
   ]);
-  return { siteUrl: env.siteUrl, site, isOwner: owner, pendingTexts: PENDING_TEXTS };
+  return {
+    siteUrl: env.siteUrl,
+    // The Webmention endpoint every page names (with the Link header: app/entry.server.tsx).
+    webmention: webmentionEndpoint(env.siteUrl),
+    site,
+    isOwner: owner,
+    pendingTexts: PENDING_TEXTS,
+  };
 }
 
 export default function App() {

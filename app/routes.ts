@@ -42,6 +42,8 @@ export default [
   route("admin/posts", "routes/admin.posts.tsx"),
   route("admin/subscribers", "routes/admin.subscribers.tsx"),
   route("admin/subscribers.csv", "routes/admin.subscribers-csv.ts"),
+  route("admin/social", "routes/admin.social.tsx"),
+  route("webmention", "routes/webmention.ts"),
   route("admin/posts/trash", "routes/admin.posts.trash.tsx"),
   route("subscribe", "routes/subscribe.tsx"),
   route("subscribe/confirm", "routes/subscribe.confirm.tsx"),

@@ -740,3 +740,18 @@ export const socialOutbox = pgTable(
 );
 
 export type SocialOutboxRow = typeof socialOutbox.$inferSelect;
+
+/**
+ * The pages a post linked to when Webmentions were last sent for it (app/features/social): an
+ * edit that removes a link notifies that page too (the Webmention update case), once.
+ */
+export const socialWebmentionTargets = pgTable(
+  "social_webmention_targets",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    target: text("target").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.target] })],
+);

@@ -2,7 +2,7 @@ import type { Database } from "../database/db.server";
 import { CARD_JOBS } from "../app/features/cards/index.server";
 import { MEDIA_JOBS } from "../app/features/media/index.server";
 import { POST_JOBS } from "../app/features/posts/index.server";
-import { SOCIAL_JOBS } from "../app/features/social/index.server";
+import { SOCIAL_JOBS, WEBMENTION_JOBS } from "../app/features/social/index.server";
 import { NEWSLETTER_JOBS, SUBSCRIBER_JOBS } from "../app/features/subscribers/index.server";
 import {
   claimJob,
@@ -21,6 +21,7 @@ export const SITE_JOBS: readonly JobHandler[] = [
   ...SUBSCRIBER_JOBS,
   ...NEWSLETTER_JOBS,
   ...SOCIAL_JOBS,
+  ...WEBMENTION_JOBS,
 ];
 
 export type JobWorker = {

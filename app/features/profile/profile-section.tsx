@@ -5,10 +5,13 @@ import { PHOTO_SIZE, type HomeProfile } from "~/features/site";
 import { Section } from "~/ui/section";
 import { buttonClass } from "~/ui/button";
 
-/** Profile card and About me, under id `summary`. The name is the page's one h1. */
+/**
+ * Profile card and About me, under id `summary`. The name is the page's one h1. The whole is the
+ * owner's h-card (microformats2: name, photo, url, note), for Webmention and IndieWeb readers.
+ */
 export function Profile({ profile: site }: { profile: HomeProfile }) {
   return (
-    <div className="grid gap-8 pt-8 md:grid-cols-[auto_1fr] md:items-start">
+    <div className="h-card grid gap-8 pt-8 md:grid-cols-[auto_1fr] md:items-start">
       <div className="flex flex-col items-center rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm dark:border-slate-800 dark:bg-slate-900">
         <img
           src={site.photo.src}
@@ -18,10 +21,13 @@ export function Profile({ profile: site }: { profile: HomeProfile }) {
           width={PHOTO_SIZE}
           height={PHOTO_SIZE}
           fetchPriority="high"
-          className="size-40 rounded-full object-cover"
+          className="u-photo size-40 rounded-full object-cover"
         />
-        <h1 className="mt-4 text-2xl font-bold text-slate-900 dark:text-white">{site.name}</h1>
-        <p className="text-lg text-sky-800 dark:text-sky-300">{site.title}</p>
+        <data className="u-url u-uid" value="/" />
+        <h1 className="p-name mt-4 text-2xl font-bold text-slate-900 dark:text-white">
+          {site.name}
+        </h1>
+        <p className="p-job-title text-lg text-sky-800 dark:text-sky-300">{site.title}</p>
         <p className="mt-1 flex items-center gap-1 text-slate-600 dark:text-slate-400">
           <MapPin aria-hidden="true" className="size-4" />
           {site.location}
@@ -44,7 +50,7 @@ export function Profile({ profile: site }: { profile: HomeProfile }) {
         </a>
       </div>
       <Section id="summary" title="About Me">
-        <div className="space-y-4 text-lg leading-relaxed text-slate-700 dark:text-slate-300">
+        <div className="p-note space-y-4 text-lg leading-relaxed text-slate-700 dark:text-slate-300">
           {site.about.map((paragraph, i) => (
             <p key={i}>{paragraph}</p>
           ))}

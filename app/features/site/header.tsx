@@ -59,6 +59,9 @@ function OwnerLinks() {
       <Link to="/admin/subscribers" className={`${navButton} hidden sm:inline-block`}>
         Subscribers
       </Link>
+      <Link to="/admin/social" className={`${navButton} hidden sm:inline-block`}>
+        Social
+      </Link>
       <Link to="/admin/profile" className={`${navButton} hidden sm:inline-block`}>
         Profile
       </Link>

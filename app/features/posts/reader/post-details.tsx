@@ -38,7 +38,10 @@ export function PostDetails({
 }) {
   return (
     <div className="mt-3 flex flex-wrap items-center gap-3">
-      <PostDate date={post.publishedAt} className="text-slate-600 dark:text-slate-400" />
+      <PostDate
+        date={post.publishedAt}
+        className="dt-published text-slate-600 dark:text-slate-400"
+      />
       {versions.map(({ key, rendered }) => (
         <span
           key={key}

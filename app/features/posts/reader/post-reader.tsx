@@ -2,8 +2,9 @@ import { ArrowLeft, Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 
-import { attachContentActions, useIsOwner } from "~/features/site";
+import { attachContentActions, useIsOwner, useSite } from "~/features/site";
 
+import { postPath } from "../publishing";
 import { TagLinks } from "../tag-links";
 import { isHiddenVersion, PostDetails, UnpublishedNote, versionsOf } from "./post-details";
 import type { PostView, RelatedPost } from "./post-view";
@@ -22,7 +23,9 @@ export function PostReader({ post, related }: { post: PostView | null; related: 
     return (
       <div className="py-12">
         <BackToBlog />
-        <h1 className="mt-6 text-3xl font-bold text-slate-900 dark:text-white">Post not found</h1>
+        <h1 className="p-name mt-6 text-3xl font-bold text-slate-900 dark:text-white">
+          Post not found
+        </h1>
       </div>
     );
   }
@@ -32,12 +35,14 @@ export function PostReader({ post, related }: { post: PostView | null; related: 
   const other = showEnglish ? post.content : post.contentEn;
   const versions = versionsOf(post);
   return (
-    <article className="mx-auto max-w-3xl py-12">
+    // An h-entry (microformats2) for Webmention receivers and IndieWeb readers.
+    <article className="h-entry mx-auto max-w-3xl py-12">
+      <EntryAuthor path={postPath(post.slug)} />
       <div className="flex items-center justify-between">
         <BackToBlog />
         <EditLink postId={post.id} />
       </div>
-      <h1 className="mt-6 text-3xl font-bold break-words text-slate-900 sm:text-4xl dark:text-white">
+      <h1 className="p-name mt-6 text-3xl font-bold break-words text-slate-900 sm:text-4xl dark:text-white">
         {post.title}
       </h1>
       <PostDetails
@@ -65,7 +70,7 @@ export function PostReader({ post, related }: { post: PostView | null; related: 
         data-content-actions=""
         data-version-body=""
         lang={showEnglish ? "en" : undefined}
-        className="post-body prose prose-slate max-w-none break-words dark:prose-invert prose-a:text-sky-800 dark:prose-a:text-sky-300"
+        className="e-content post-body prose prose-slate max-w-none break-words dark:prose-invert prose-a:text-sky-800 dark:prose-a:text-sky-300"
         dangerouslySetInnerHTML={{ __html: shown.html }}
       />
       {other ? (
@@ -100,6 +105,20 @@ function useContentActions(postId: number | undefined) {
 
 const backLink =
   "inline-flex items-center gap-2 rounded-lg px-3 py-2 -ml-3 font-medium text-sky-800 hover:bg-sky-50 dark:text-sky-300 dark:hover:bg-slate-900";
+
+/** The entry's URL and author (the owner's h-card), for parsers only: nothing to see. */
+function EntryAuthor({ path }: { path: string }) {
+  const site = useSite();
+  return (
+    <div hidden>
+      <data className="u-url" value={path} />
+      <span className="p-author h-card">
+        <data className="p-name" value={site.name} />
+        <data className="u-url" value="/" />
+      </span>
+    </div>
+  );
+}
 
 function BackToBlog() {
   return (
