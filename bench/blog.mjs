@@ -28,6 +28,10 @@ const BODY_WORD = "flamegraph";
 /** Each post has one of these tags, and every third post a second one. */
 const TAGS = ["postgres", "redis", "docker", "node", "rails"];
 const TAG = "postgres";
+/** A published post whose one tag is TAG (id % 5 = 0, id % 3 != 0, id % 100 != 50). */
+const TAGGED_POST = "post-50000";
+/** A tag added to ten posts of the large database, to compare a tag's pages with TAG's. */
+const SMALL_TAG = "ten";
 
 const { openDatabase, parseEnv, createSiteApp } = await import(
   path.join(root, "build/server/index.js")
@@ -147,6 +151,8 @@ const drivers = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : []
 if (!process.env.TEST_DATABASE_URL)
   console.log("PostgreSQL skipped: TEST_DATABASE_URL is not set.");
 const rows = [];
+const postRows = [];
+const tagRows = [];
 for (const driver of drivers) {
   await withDatabase(driver, (smallDb) =>
     withDatabase(driver, async (largeDb) => {
@@ -182,6 +188,37 @@ for (const driver of drivers) {
         const [s10, sLarge] = await compare([small, url(10)], [large, url(LARGE)]);
         rows.push({ driver, label: `${label} (${url(LARGE)})`, small: s10, large: sLarge });
       }
+      // A tag's first and last page among LARGE posts: the big tag against one holding ten.
+      await largeDb.db.execute(
+        `insert into post_tags (post_id, tag, position)
+         select id, '${SMALL_TAG}', 2 from blog_posts where status = 'published' order by id desc limit 10`,
+      );
+      const bigLast = tagPages.get(LARGE);
+      for (const [label, big, small] of [
+        ["page 1", `/blog/tags/${TAG}`, `/blog/tags/${SMALL_TAG}`],
+        ["last page", `/blog/tags/${TAG}?page=${bigLast}`, `/blog/tags/${SMALL_TAG}?page=2`],
+      ]) {
+        const [bigTimes, smallTimes] = await compare([large, big], [large, small]);
+        tagRows.push({
+          driver,
+          label,
+          big: bigTimes,
+          small: smallTimes,
+          bigUrl: big,
+          smallUrl: small,
+        });
+      }
+      // A post's page (related posts at its foot), uncached: one with the big tag against one
+      // with no tag at all, both among LARGE posts.
+      await largeDb.db.execute(
+        `insert into blog_posts (title, description, content, status)
+         values ('Untagged note', 'A post with no tag', '<p>No tag here.</p>', 'published')`,
+      );
+      const [tagged, untagged] = await compare(
+        [large, `/blog/${TAGGED_POST}`],
+        [large, "/blog/untagged-note"],
+      );
+      postRows.push({ driver, tagged, untagged });
     }),
   );
 }
@@ -197,5 +234,29 @@ console.log("|---|---|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   console.log(
     `| ${row.driver} | ${row.label} | ${fmt(row.small.p50)} | ${fmt(row.small.p95)} | ${fmt(row.large.p50)} | ${fmt(row.large.p95)} | ${(row.large.p50 / row.small.p50).toFixed(2)}× |`,
+  );
+}
+
+console.log(
+  `\nA tag's pages at ${LARGE} posts: ${TAG} (a quarter of the posts) against ${SMALL_TAG} (ten posts, two pages); server time in ms.\n`,
+);
+console.log(
+  `| database | page | ${TAG} p50 | ${TAG} p95 | ${SMALL_TAG} p50 | ${SMALL_TAG} p95 | p50 ratio |`,
+);
+console.log("|---|---|---:|---:|---:|---:|---:|");
+for (const row of tagRows) {
+  console.log(
+    `| ${row.driver} | ${row.label} (\`${row.bigUrl}\` vs \`${row.smallUrl}\`) | ${fmt(row.big.p50)} | ${fmt(row.big.p95)} | ${fmt(row.small.p50)} | ${fmt(row.small.p95)} | ${(row.big.p50 / row.small.p50).toFixed(2)}× |`,
+  );
+}
+
+console.log(
+  `\nA post's page at ${LARGE} posts, uncached (related posts at its foot): one whose tag ${TAG} holds a fifth of the posts, against one with no tag; server time in ms.\n`,
+);
+console.log("| database | tagged p50 | tagged p95 | untagged p50 | untagged p95 | p50 ratio |");
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const row of postRows) {
+  console.log(
+    `| ${row.driver} | ${fmt(row.tagged.p50)} | ${fmt(row.tagged.p95)} | ${fmt(row.untagged.p50)} | ${fmt(row.untagged.p95)} | ${(row.tagged.p50 / row.untagged.p50).toFixed(2)}× |`,
   );
 }

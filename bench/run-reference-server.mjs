@@ -1,4 +1,4 @@
-// The reference server of npm run bench when nginx is not installed: fixed buffers over plain
+// The node:http reference server of npm run bench (beside nginx): fixed buffers over plain
 // node:http, one process, nothing else. A child process of bench/run.mjs, so it never shares an
 // event loop with the load generator.
 //   node bench/run-reference-server.mjs <manifest.json> <port>

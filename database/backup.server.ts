@@ -16,7 +16,7 @@
  *
  * Not kept: the owner's password hash, sessions, known devices and sign-in failures (secrets and
  * throttles; a restored site gets its password from OWNER_PASSWORD or `npm run owner:password`),
- * and blog_stats, which the posts' triggers rebuild as the posts arrive.
+ * and blog_stats and tag_stats, which the posts' and tags' triggers rebuild as they arrive.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

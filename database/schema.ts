@@ -181,6 +181,17 @@ export const blogStats = pgTable(
 );
 
 /**
+ * One row per tag, kept by statement-level triggers on post_tags (migration 0021): how many
+ * published posts have the tag, so its page never counts 25,000 rows, and a version that moves
+ * whenever the tag's list may change order (its page boundaries are then rebuilt).
+ */
+export const tagStats = pgTable("tag_stats", {
+  tag: text("tag").primaryKey(),
+  postCount: integer("post_count").notNull().default(0),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
+
+/**
  * The full text of some of a post's revisions: each revision stores its content as a delta
  * against one of these (app/features/posts/revisions/), so 500 revisions of a long post take
  * little more than the post. A base no revision uses any more is deleted with the last one.

@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
-import { blogPosts, blogStats, postSlugs, postTags } from "../../../database/schema";
+import { blogPosts, blogStats, postSlugs, postTags, tagStats } from "../../../database/schema";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH } from "~/lib/constants";
 import { parseSerialId } from "~/lib/ids";
 import {
@@ -20,6 +20,7 @@ import {
 import type { OwnerPostRow } from "./owner-post-list";
 import type { RelatedPost } from "./reader/post-view";
 import { searchPage } from "./search.server";
+import { tagPageStarts } from "./tag-starts.server";
 import { SLUG_FORMAT } from "./slug";
 
 /**
@@ -58,41 +59,46 @@ export async function listPostsPage(
 }
 
 /**
- * One page of a tag's published posts, newest first. post_tags keeps each tag's listed posts in
- * one index in that order, so the page and the count are read from it alone.
+ * One page of a tag's published posts, newest first. The count comes from tag_stats (kept by
+ * triggers), and a page past the first starts at a boundary cached per tag and version, then
+ * reads PAGE_SIZE rows of the tag's index: the last page of a tag with 25,000 posts costs what
+ * its first does.
  */
 export async function listTagPage(
   db: Database,
   { tag, page }: { tag: string; page: number },
 ): Promise<PostPage> {
-  const listed = and(eq(postTags.tag, tag), sql`${postTags.listedAt} is not null`);
-  const [counted] = await db.select({ n: count() }).from(postTags).where(listed);
-  const total = counted?.n ?? 0;
+  const [stats] = await db.select().from(tagStats).where(eq(tagStats.tag, tag));
+  const total = stats?.postCount ?? 0;
   const pageCount = pageCountFor(total);
   if (page > pageCount) return { posts: [], total, pageCount };
-  const ids = db
-    .select({ id: postTags.postId })
-    .from(postTags)
-    .where(listed)
-    .orderBy(desc(postTags.listedAt), desc(postTags.postId))
-    .limit(PAGE_SIZE)
-    .offset((page - 1) * PAGE_SIZE);
+  let listed = and(eq(postTags.tag, tag), sql`${postTags.listedAt} is not null`);
+  if (page > 1) {
+    const start = (await tagPageStarts(db, tag, stats?.version ?? 0)).starts[page - 1];
+    if (!start) return { posts: [], total, pageCount };
+    listed = and(
+      listed,
+      sql`(${postTags.listedAt}, ${postTags.postId}) <= (${start.at}::timestamptz, ${start.id})`,
+    );
+  }
+  // One walk down the tag's index (listed_at is the post's published_at), joined row by row.
   const posts = await db
     .select(summary)
-    .from(blogPosts)
-    .where(and(isPublished, inArray(blogPosts.id, ids)))
-    .orderBy(...newestFirst);
+    .from(postTags)
+    .innerJoin(blogPosts, eq(blogPosts.id, postTags.postId))
+    .where(and(listed, isPublished))
+    .orderBy(desc(postTags.listedAt), desc(postTags.postId))
+    .limit(PAGE_SIZE);
   return { posts: posts.map(withoutMatch), total, pageCount };
 }
 
 /** Every tag of a published post, with how many published posts have it, most used first. */
 export async function listTags(db: Database): Promise<{ tag: string; count: number }[]> {
   return db
-    .select({ tag: postTags.tag, count: count() })
-    .from(postTags)
-    .where(sql`${postTags.listedAt} is not null`)
-    .groupBy(postTags.tag)
-    .orderBy(desc(count()), asc(postTags.tag));
+    .select({ tag: tagStats.tag, count: tagStats.postCount })
+    .from(tagStats)
+    .where(sql`${tagStats.postCount} > 0`)
+    .orderBy(desc(tagStats.postCount), asc(tagStats.tag));
 }
 
 /**
@@ -183,19 +189,37 @@ export async function findPostByPath(
 }
 
 /**
- * Up to `limit` other published posts for the foot of a post: those sharing the most tags
- * first, then the newest (so a post with few or no tags still offers the latest).
+ * How many of each tag's newest posts are candidates for a post's related posts: the work of
+ * finding them is bounded by the post's tags times this, however many posts a tag holds.
+ */
+export const RELATED_CANDIDATES_PER_TAG = 100;
+
+/**
+ * Up to `limit` other published posts for the foot of a post: among the newest
+ * RELATED_CANDIDATES_PER_TAG of each of its tags, those sharing the most tags first, then the
+ * newest; then the newest posts (so a post with few or no tags still offers the latest). Each
+ * tag's candidates are read from the end of its index, so a tag of 25,000 posts costs what a
+ * tag of 100 does.
  */
 export async function relatedPosts(db: Database, id: number, limit = 3): Promise<RelatedPost[]> {
   const rows = rowsOf<{ slug: string; title: string; published_at: string }>(
     await db.execute(sql`
-      with shared as (
-        select b.post_id, count(*) as n
+      with candidates as (
+        select c.post_id, c.listed_at
         from post_tags a
-        join post_tags b on b.tag = a.tag and b.post_id <> a.post_id and b.listed_at is not null
+        cross join lateral (
+          select b.post_id, b.listed_at from post_tags b
+          where b.tag = a.tag and b.listed_at is not null and b.post_id <> a.post_id
+          order by b.listed_at desc, b.post_id desc
+          limit ${RELATED_CANDIDATES_PER_TAG}
+        ) c
         where a.post_id = ${id}
-        group by b.post_id
-        order by n desc, max(b.listed_at) desc, b.post_id desc
+      ),
+      shared as (
+        select post_id, count(*) as n
+        from candidates
+        group by post_id
+        order by n desc, max(listed_at) desc, post_id desc
         limit ${limit}
       ),
       picked as (
