@@ -20,7 +20,7 @@ import {
   socialAdminData,
   WEBMENTION_JOBS,
 } from "../../app/features/social/index.server";
-import { ResponsesSection } from "../../app/features/social";
+import { ResponsesSection, WEBMENTION_LIMITS, WEBMENTION_TEXT } from "../../app/features/social";
 import { claimJob, runJob } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import {
@@ -314,6 +314,29 @@ for (const driver of drivers) {
         expect(await db.select({ kind: jobs.kind }).from(jobs)).toEqual([
           { kind: "social.webmention-verify" },
         ]);
+      });
+
+      it("limits the mentions waiting from one source host, whatever the others send", async () => {
+        const db = database.db;
+        const target = `${SITE}/blog/hello`;
+        const limit = WEBMENTION_LIMITS.pendingPerSourceHost;
+        for (let i = 0; i < limit; i++) {
+          const answer = await receiveWebmention(db, SITE, {
+            source: `https://busy.example/${i}`,
+            target,
+          });
+          expect(answer.status).toBe(202);
+        }
+        const over = await receiveWebmention(db, SITE, {
+          source: "https://busy.example/more",
+          target,
+        });
+        expect(over).toEqual({ status: 429, message: WEBMENTION_TEXT.tooMany });
+        const other = await receiveWebmention(db, SITE, {
+          source: "https://calm.example/1",
+          target,
+        });
+        expect(other.status).toBe(202);
       });
 
       it("verifies a mention: stored when the source links, dropped when not, removed when gone", async () => {
