@@ -376,7 +376,7 @@ for (const driver of drivers) {
         ).toEqual([]);
       });
 
-      it("sends Webmentions when a post is published, and to a link an edit removed", async () => {
+      it("sends Webmentions when a post is published, to a link an edit removed, and when it is withdrawn", async () => {
         const db = database.db;
         pages.set("/target", {
           html: `<html><head><link rel="webmention" href="/endpoint"></head><body>t</body></html>`,
@@ -404,6 +404,16 @@ for (const driver of drivers) {
         expect(received).toHaveLength(2);
         received.length = 0;
         await db.update(blogPosts).set({ title: "Renamed" }).where(eq(blogPosts.id, row!.id));
+        await runJobs(database);
+        expect(received).toEqual([]);
+        // Unpublished: the page it still linked to is told, once.
+        await db.update(blogPosts).set({ status: "draft" }).where(eq(blogPosts.id, row!.id));
+        await runJobs(database);
+        expect(received).toEqual([
+          new URLSearchParams({ source, target: `${base}/target` }).toString(),
+        ]);
+        received.length = 0;
+        await db.update(blogPosts).set({ title: "Still a draft" }).where(eq(blogPosts.id, row!.id));
         await runJobs(database);
         expect(received).toEqual([]);
       });
