@@ -464,7 +464,7 @@ describe("the trash's pages and the post's URL", () => {
     for (const segment of ["now-here", "was-public", String(gone.id)]) {
       expect(await read(segment), segment).toEqual({
         status: 410,
-        value: { post: null, related: [] },
+        value: { post: null, related: [], responses: null },
       });
     }
     expect((await read(draft.slug)).status).toBe(404);
