@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 
 import {
   configureSocial,
-  federationFor,
+  loadFederation,
   INBOX_BODY_LIMIT,
   INBOX_RATE_LIMIT,
   negotiatedPage,
@@ -130,6 +130,7 @@ export function federation({
       request = new Request(request.url, { method: "POST", headers: request.headers, body });
     }
     let passed = false;
+    const { federationFor } = await loadFederation();
     const response = await federationFor(site).fetch(request, {
       contextData: undefined,
       onNotFound: () => {
