@@ -113,7 +113,12 @@ export function federation({
     } else if (!FEDERATION_PATHS.test(path)) {
       if (page) {
         await next();
-        withVaryAccept(c.res);
+        try {
+          withVaryAccept(c.res);
+        } catch {
+          // A response with immutable headers (one passed through from a fetch): copied.
+          c.res = withVaryAccept(new Response(c.res.body, c.res));
+        }
         return;
       }
       return next();
