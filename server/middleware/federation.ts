@@ -99,7 +99,8 @@ export function federation({
     const url = new URL(c.req.url);
     const path = url.pathname;
     const page = negotiatedPage(path);
-    const asked = wantsActivityPub(c.req.header("accept"));
+    const reading = c.req.method === "GET" || c.req.method === "HEAD";
+    const asked = reading && wantsActivityPub(c.req.header("accept"));
     let request = c.req.raw;
     if (page && asked) {
       const target =
