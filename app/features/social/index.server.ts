@@ -15,10 +15,8 @@ export {
   type ResponseInput,
 } from "./responses.server";
 export { configureSocial, socialConfig } from "./config.server";
-export { DELIVER_JOB, deliver, queueDelivery, type Delivery } from "./delivery.server";
-export { federationFor, type SocialFederation } from "./federation.server";
-export { ownerHandle, ownerKeyPair } from "./keys.server";
-export { SocialKvStore } from "./kv.server";
+export { ownerHandle } from "./handle.server";
+export { DELIVER_JOB, POST_CHANGED_JOB, SOCIAL_JOBS } from "./jobs.server";
 export {
   COLLECTION_PAGE_SIZE,
   FOLLOWER_DROP_AFTER_MS,
@@ -26,7 +24,6 @@ export {
   INBOX_RATE_LIMIT,
 } from "./limits";
 export { negotiatedPage, wantsActivityPub } from "./negotiation";
-export { federatePost, POST_CHANGED_JOB, queuePostChanged, SOCIAL_JOBS } from "./outbox.server";
 export { OWNER_IDENTIFIER, socialUrls } from "./urls";
 export { socialAdminAction, socialAdminData } from "./admin-page.server";
 export {
@@ -42,3 +39,9 @@ export { readPostResponses } from "./responses-view.server";
 export { receiveWebmention, type WebmentionAnswer } from "./receive.server";
 export { endpointFromHtml, endpointFromLinkHeader, discoverEndpoint } from "./discover.server";
 export { WEBMENTION_JOBS } from "./webmention-jobs.server";
+
+/**
+ * The ActivityPub side itself (Fedify, about 55 MB once loaded), imported on first use: by the
+ * first ActivityPub request (server/middleware/federation.ts), not when the server starts.
+ */
+export const loadFederation = () => import("./federation.server");
