@@ -31,7 +31,10 @@ function signerHost(request: Request): string | null {
   }
 }
 
-/** Inbox POSTs per sender host, in a fixed window per instance (INBOX_RATE_LIMIT). */
+/**
+ * Inbox POSTs per sender (the host its signature names, from one client address), in a fixed
+ * window per instance (INBOX_RATE_LIMIT): a bound on what one sender costs this process.
+ */
 function inboxRateLimiter(now = () => Date.now()) {
   const windows = new Map<string, { start: number; count: number }>();
   return (sender: string): number | null => {
@@ -125,7 +128,9 @@ export function federation({
       return next();
     }
     if (c.req.method === "POST" && INBOX_PATHS.test(path)) {
-      const wait = limit(signerHost(request) ?? c.get("sender").clientAddress);
+      // The host a signature claims is not checked yet: keyed with the client's address too, a
+      // forger spends only its own budget, never the claimed server's.
+      const wait = limit(`${signerHost(request) ?? "unsigned"} ${c.get("sender").clientAddress}`);
       if (wait !== null) {
         return c.text("Too many requests from this server.\n", 429, {
           "Retry-After": retryAfter(wait),
