@@ -1,0 +1,5 @@
+export { parseGhost } from "./ghost.server";
+export { parseMarkdown } from "./markdown.server";
+export { parseMedium } from "./medium.server";
+export { readExport, readExportFiles, type ExportFile } from "./read-export.server";
+export { parseWordPress } from "./wordpress.server";
