@@ -7,7 +7,7 @@ import { parseMarkdown } from "./markdown.server";
 // Real Hugo posts from Hugo's example site, gohugoio/hugoBasicExample: one with TOML front
 // matter, one with YAML (tests/fixtures/imports/README.md).
 const read = (name: string) => ({
-  name: `content/post/${name}`,
+  name: `site/post/${name}`,
   text: readFileSync(`tests/fixtures/imports/markdown/${name}`, "utf8"),
 });
 
@@ -15,7 +15,7 @@ test("TOML front matter (Hugo): title, date, description, tags; shortcodes and <
   const { posts } = parseMarkdown([read("rich-content.md")]);
   expect(posts[0]).toMatchObject({
     source: "markdown",
-    sourceId: "content/post/rich-content.md",
+    sourceId: "site/post/rich-content.md",
     title: "Rich Content",
     slug: "rich-content",
     description: "A brief description of Hugo Shortcodes",
@@ -59,8 +59,8 @@ test("Jekyll names, draft, slug, canonical_url and comma tags in front matter", 
 
 test("a section's _index.md and a file with no text are skipped and said so", () => {
   const { posts, skipped } = parseMarkdown([
-    { name: "content/post/_index.md", text: '+++\ntitle = "Posts"\n+++\n' },
-    { name: "content/post/empty.md", text: "---\ntitle: Empty\n---\n" },
+    { name: "site/post/_index.md", text: '+++\ntitle = "Posts"\n+++\n' },
+    { name: "site/post/empty.md", text: "---\ntitle: Empty\n---\n" },
   ]);
   expect(posts).toEqual([]);
   expect(skipped.map((s) => s.reason)).toEqual(["a section's list page, not a post", "no text"]);
