@@ -738,3 +738,34 @@ export const socialOutbox = pgTable(
 );
 
 export type SocialOutboxRow = typeof socialOutbox.$inferSelect;
+
+/**
+ * Posts brought in from another blog (docs/decisions/040-imports.md): the old system's id of
+ * each, so that importing the same export again creates nothing new. Goes with its post.
+ */
+export const importedPosts = pgTable(
+  "imported_posts",
+  {
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    importedAt: timestamp("imported_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.source, t.sourceId] }),
+    index("imported_posts_post_idx").on(t.postId),
+  ],
+);
+
+/**
+ * The old site's paths of imported posts (`/?p=123`, `/2020/01/02/slug/`, `/@user/slug-abc123`),
+ * each answering 301 to its post while the post is published.
+ */
+export const importedPaths = pgTable("imported_paths", {
+  path: text("path").primaryKey(),
+  postId: integer("post_id")
+    .notNull()
+    .references(() => blogPosts.id, { onDelete: "cascade" }),
+});

@@ -3,3 +3,11 @@ export { parseMarkdown } from "./markdown.server";
 export { parseMedium } from "./medium.server";
 export { readExport, readExportFiles, type ExportFile } from "./read-export.server";
 export { parseWordPress } from "./wordpress.server";
+export {
+  dryRun,
+  importContext,
+  importedPostPath,
+  runImport,
+  type ImportProgress,
+  type ImportResult,
+} from "./run.server";
