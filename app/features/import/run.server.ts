@@ -44,17 +44,27 @@ export async function dryRun(db: Database, parsed: ParsedExport): Promise<Import
  * text.
  */
 export function imagesAsLinks(html: string): string {
-  return html.replace(/<img\b[^>]*>/gi, (tag) => {
+  // An image that links to itself (WordPress's "link to media file") is one link, not two.
+  const unwrapped = html.replace(/<a\b[^>]*>\s*(<img\b[^>]*>)\s*<\/a>/gi, "$1");
+  return unwrapped.replace(/<img\b[^>]*>/gi, (tag) => {
     const src = /\bsrc\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1] ?? "";
     const alt = /\balt\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1]?.trim() || "Image";
     return /^https?:\/\//i.test(src) ? `<a href="${src}">${alt}</a>` : escapeHtml(alt);
   });
 }
 
+/** The editor has no figures: a figure becomes a paragraph, its caption a line in italics. */
+export function figuresAsParagraphs(html: string): string {
+  return html
+    .replace(/<figcaption\b[^>]*>([\s\S]*?)<\/figcaption>/gi, "<br><em>$1</em>")
+    .replace(/<figure\b[^>]*>/gi, "<p>")
+    .replace(/<\/figure>/gi, "</p>");
+}
+
 async function htmlOf(post: PlannedPost): Promise<string> {
   const html =
     post.body.format === "markdown" ? await marked.parse(post.body.text) : post.body.text;
-  return imagesAsLinks(html);
+  return imagesAsLinks(figuresAsParagraphs(html));
 }
 
 const publishOf = (post: PlannedPost) =>
