@@ -11,3 +11,4 @@ export {
   type ImportProgress,
   type ImportResult,
 } from "./run.server";
+export { planLines } from "./report";
