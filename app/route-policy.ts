@@ -7,6 +7,7 @@ import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
 import { POST_BODY_LIMIT } from "~/features/posts";
 import { RESUME_IMPORT_BODY_LIMIT } from "~/features/profile";
+import { IMPORT_BODY_LIMIT } from "~/features/import";
 import { SUBSCRIBE_BODY_LIMIT, SUBSCRIBERS_BODY_LIMIT } from "~/features/subscribers";
 import { blogPageParam, blogSearchParam } from "~/lib/pagination";
 
@@ -167,6 +168,8 @@ export const routePolicies = {
   "routes/subscribe.confirm": SUBSCRIPTION,
   "routes/unsubscribe": SUBSCRIPTION,
   "routes/admin.subscribers": { ...OWNER, bodyLimit: SUBSCRIBERS_BODY_LIMIT },
+  // An export file, multipart (the dry run), or the dry run's id (`Import`).
+  "routes/admin.import": { ...OWNER, bodyLimit: IMPORT_BODY_LIMIT },
   "routes/admin.subscribers-csv": OWNER,
   "routes/api.contact": PRIVATE,
   "routes/api.message-retry": { ...OWNER, actionMethods: ["POST"] },

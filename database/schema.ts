@@ -769,3 +769,36 @@ export const importedPaths = pgTable("imported_paths", {
     .notNull()
     .references(() => blogPosts.id, { onDelete: "cascade" }),
 });
+
+/** What an import job's row says of its progress and its end. */
+export type ImportJobResult = {
+  created: number;
+  failed: { title: string; reason: string }[];
+  skipped: number;
+};
+
+/**
+ * An export uploaded in /admin/import, kept from its dry run until its import ends: the file
+ * (so that `Import` needs no second upload), how far the job is, and what it did.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    fileName: text("file_name").notNull(),
+    bytes: bytea("bytes").notNull(),
+    status: text("status", { enum: ["planned", "queued", "running", "done", "failed"] })
+      .notNull()
+      .default("planned"),
+    done: integer("done").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    result: jsonb("result").$type<ImportJobResult | null>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "import_jobs_status_check",
+      sql`${t.status} IN ('planned', 'queued', 'running', 'done', 'failed')`,
+    ),
+  ],
+);

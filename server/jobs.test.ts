@@ -14,7 +14,7 @@ describe("the job worker", () => {
     ).toThrow("Two job handlers share a kind.");
   });
 
-  it("runs the posts' and the media's recurring purges, the cards', the subscribers' mails and the newsletter's one job per post", () => {
+  it("runs the posts' and the media's recurring purges, the cards', the subscribers' mails, the newsletter's one job per post and an import's", () => {
     expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
       ["posts.purge-trash", true],
       ["posts.prune-revisions", true],
@@ -23,6 +23,7 @@ describe("the job worker", () => {
       ["cards.check", true],
       ["subscribers.confirm-mail", false],
       ["newsletter.expand", false],
+      ["import.run", false],
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Database } from "../database/db.server";
 import { CARD_JOBS } from "../app/features/cards/index.server";
+import { IMPORT_JOBS } from "../app/features/import/index.server";
 import { MEDIA_JOBS } from "../app/features/media/index.server";
 import { POST_JOBS } from "../app/features/posts/index.server";
 import { NEWSLETTER_JOBS, SUBSCRIBER_JOBS } from "../app/features/subscribers/index.server";
@@ -19,6 +20,7 @@ export const SITE_JOBS: readonly JobHandler[] = [
   ...CARD_JOBS,
   ...SUBSCRIBER_JOBS,
   ...NEWSLETTER_JOBS,
+  ...IMPORT_JOBS,
 ];
 
 export type JobWorker = {

@@ -12,3 +12,5 @@ export {
   type ImportResult,
 } from "./run.server";
 export { planLines } from "./report";
+export { IMPORT_JOBS, confirmImport, latestImport, planUpload } from "./jobs.server";
+export { importAdminAction, importAdminData } from "./admin-action.server";
