@@ -1,7 +1,9 @@
-// npm run import -- FILE [--dry-run]: brings the posts of another blog's export into the site's
+// npm run import -- FILE [--dry-run] [--images-from URL]: brings the posts of another blog's export into the site's
 // database (DATABASE_URL or DATA_DIR, as the server): a WordPress WXR file, a Ghost JSON export,
 // Medium's export zip, or Markdown files with front matter (one file, a zip or a folder). With
-// --dry-run it prints what it would do and changes nothing. Importing the same export again
+// --dry-run it prints what it would do and changes nothing. The posts' images are fetched (from
+// --images-from URL instead, when given: a copy of the old site's uploads) into the media
+// pipeline; one that cannot be is reported and stays a link. Importing the same export again
 // creates nothing new. Stop an embedded server first (docs/decisions/040-imports.md).
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -10,8 +12,15 @@ import { root, site, withSiteDatabase } from "./site-database.mjs";
 
 const args = process.argv.slice(2);
 const dryRunOnly = args.includes("--dry-run");
-const file = args.find((arg) => !arg.startsWith("--"));
-const unknown = args.filter((arg) => arg.startsWith("--") && arg !== "--dry-run");
+const from = args.indexOf("--images-from");
+const imagesFrom = from >= 0 ? args[from + 1] : undefined;
+const positional = args.filter((arg, i) => !arg.startsWith("--") && (from < 0 || i !== from + 1));
+const file = positional[0];
+const unknown = args.filter(
+  (arg) => arg.startsWith("--") && !["--dry-run", "--images-from"].includes(arg),
+);
+if (from >= 0 && !/^https?:\/\//.test(imagesFrom ?? ""))
+  unknown.push("--images-from needs an http(s) URL");
 if (!file || unknown.length > 0) {
   if (unknown.length > 0) console.error(`Unknown option: ${unknown.join(" ")}`);
   console.error(
@@ -41,6 +50,8 @@ try {
   process.exit(1);
 }
 
+site.setOutgoingFetchPolicy({ allowPrivate: site.parseEnv().fetchAllowPrivate });
+
 await withSiteDatabase(async (database) => {
   await database.migrate(path.join(root, "database/migrations"));
   const plan = await site.dryRun(database.db, parsed);
@@ -50,10 +61,21 @@ await withSiteDatabase(async (database) => {
     return;
   }
   const started = Date.now();
-  const result = await site.runImport(database.db, parsed, (done, total) => {
-    if (done % 50 === 0 || done === total) process.stdout.write(`Imported ${done} of ${total}\r`);
-  });
+  const result = await site.runImport(
+    database.db,
+    parsed,
+    (done, total) => {
+      if (done % 50 === 0 || done === total) process.stdout.write(`Imported ${done} of ${total}\r`);
+    },
+    { images: { imagesFrom } },
+  );
   console.log("");
+  for (const image of result.images.failed) {
+    console.log(`  ! image ${image.src} (${image.title}): ${image.reason}; kept as a link`);
+  }
+  console.log(
+    `Images: ${result.images.rehosted} brought here, ${result.images.failed.length} kept as links.`,
+  );
   for (const failed of result.failed) console.log(`  ! ${failed.title}: ${failed.reason}`);
   console.log(
     `Created ${result.created.length} posts, ${result.failed.length} failed, ` +

@@ -96,6 +96,7 @@ export {
   writeBackup,
 } from "../database/backup.server";
 // For scripts/import.mjs: exports of other blogs read, planned and imported.
+export { setOutgoingFetchPolicy };
 export {
   dryRun,
   planLines,

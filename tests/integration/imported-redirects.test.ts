@@ -21,10 +21,14 @@ for (const driver of drivers) {
       await runImport(
         database.db,
         parseWordPress(readFileSync(`${F}/wordpress/theme-unit-test-trimmed.xml`, "utf8")),
+        undefined,
+        { images: false },
       );
       await runImport(
         database.db,
         parseGhost(readFileSync(`${F}/ghost/v4-export-trimmed.json`, "utf8")),
+        undefined,
+        { images: false },
       );
       app = new Hono();
       app.use(routing(async () => appRouteManifest()));

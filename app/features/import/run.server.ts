@@ -4,6 +4,12 @@ import { marked } from "marked";
 import { rowsOf, type Database } from "../../../database/db.server";
 import { importedPaths, importedPosts } from "../../../database/schema";
 import { escapeHtml } from "./html-clean";
+import {
+  type FailedImage,
+  type ImageCache,
+  type ImageOptions,
+  rehostImages,
+} from "./images.server";
 import { type ImportContext, type ImportPlan, type PlannedPost, planImport } from "./plan";
 import type { ParsedExport } from "./types";
 import { POST_LIMITS } from "~/features/posts";
@@ -14,7 +20,12 @@ export type ImportResult = {
   created: { id: number; slug: string; title: string }[];
   failed: { sourceId: string; title: string; reason: string }[];
   skipped: ImportPlan["skipped"];
+  /** The images brought here, and those that could not be (kept as links). */
+  images: { rehosted: number; failed: (FailedImage & { title: string })[] };
 };
+
+/** How an import runs: `images: false` leaves every image a link, fetching none. */
+export type ImportOptions = { images?: ImageOptions | false };
 
 /** Called after each post, done of total, so that a long import can show how far it is. */
 export type ImportProgress = (done: number, total: number) => void | Promise<void>;
@@ -47,6 +58,7 @@ export function imagesAsLinks(html: string): string {
   // An image that links to itself (WordPress's "link to media file") is one link, not two.
   const unwrapped = html.replace(/<a\b[^>]*>\s*(<img\b[^>]*>)\s*<\/a>/gi, "$1");
   return unwrapped.replace(/<img\b[^>]*>/gi, (tag) => {
+    if (/\bsrc\s*=\s*["']\/media\//i.test(tag)) return tag;
     const src = /\bsrc\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1] ?? "";
     const alt = /\balt\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1]?.trim() || "Image";
     return /^https?:\/\//i.test(src) ? `<a href="${src}">${alt}</a>` : escapeHtml(alt);
@@ -61,10 +73,19 @@ export function figuresAsParagraphs(html: string): string {
     .replace(/<\/figure>/gi, "</p>");
 }
 
-async function htmlOf(post: PlannedPost): Promise<string> {
-  const html =
-    post.body.format === "markdown" ? await marked.parse(post.body.text) : post.body.text;
-  return imagesAsLinks(figuresAsParagraphs(html));
+type ImageWork = { options: ImageOptions | false; cache: ImageCache; result: ImportResult };
+
+async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
+  let html = figuresAsParagraphs(
+    post.body.format === "markdown" ? await marked.parse(post.body.text) : post.body.text,
+  );
+  if (images.options !== false) {
+    const rehosted = await rehostImages(db, html, images.options, images.cache);
+    html = rehosted.html;
+    for (const failed of rehosted.failed)
+      images.result.images.failed.push({ ...failed, title: post.title });
+  }
+  return imagesAsLinks(html);
 }
 
 const publishOf = (post: PlannedPost) =>
@@ -72,8 +93,8 @@ const publishOf = (post: PlannedPost) =>
     ? { mode: "draft" as const }
     : { mode: "at" as const, at: post.publishedAt ?? new Date() };
 
-async function importOne(db: Database, post: PlannedPost) {
-  const content = await storableContent(await htmlOf(post));
+async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
+  const content = await storableContent(await htmlOf(post, images, db));
   if (!content.ok) return { error: content.error };
   const saved = await createPost(db, {
     title: post.title.slice(0, POST_LIMITS.title) || post.slug,
@@ -105,12 +126,19 @@ export async function runImport(
   db: Database,
   parsed: ParsedExport,
   onProgress?: ImportProgress,
+  { images = {} }: ImportOptions = {},
 ): Promise<ImportResult> {
   const plan = await dryRun(db, parsed);
-  const result: ImportResult = { created: [], failed: [], skipped: plan.skipped };
+  const result: ImportResult = {
+    created: [],
+    failed: [],
+    skipped: plan.skipped,
+    images: { rehosted: 0, failed: [] },
+  };
+  const work: ImageWork = { options: images, cache: new Map(), result };
   for (const [index, post] of plan.create.entries()) {
     try {
-      const done = await importOne(db, post);
+      const done = await importOne(db, post, work);
       if ("error" in done)
         result.failed.push({ sourceId: post.sourceId, title: post.title, reason: done.error! });
       else result.created.push({ id: done.saved.id, slug: done.saved.slug, title: post.title });
@@ -124,6 +152,8 @@ export async function runImport(
     }
     await onProgress?.(index + 1, plan.create.length);
   }
+  for (const image of work.cache.values())
+    if (!("reason" in (await image))) result.images.rehosted++;
   return result;
 }
 
