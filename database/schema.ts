@@ -775,6 +775,8 @@ export type ImportJobResult = {
   created: number;
   failed: { title: string; reason: string }[];
   skipped: number;
+  /** Images brought here, and those kept as links (absent in rows written before images). */
+  images?: { rehosted: number; failed: { src: string; title: string; reason: string }[] };
 };
 
 /**

@@ -52,6 +52,10 @@ test.describe("importing a WordPress export", () => {
       "Done: 7 created, 0 failed, 0 skipped.",
       { timeout: 60_000 },
     );
+    // The export's one image is on the public internet: brought here or kept as a link, said so.
+    await expect(page.getByTestId("import-progress")).toContainText(
+      /Images: \d brought here, \d kept as links/,
+    );
 
     await page.goto("/blog/blocks-formatting");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Block category: Formatting");

@@ -34,5 +34,10 @@ export type ImportState = {
   status: "planned" | "queued" | "running" | "done" | "failed";
   done: number;
   total: number;
-  result: { created: number; failed: { title: string; reason: string }[]; skipped: number } | null;
+  result: {
+    created: number;
+    failed: { title: string; reason: string }[];
+    skipped: number;
+    images?: { rehosted: number; failed: { src: string; title: string; reason: string }[] };
+  } | null;
 } | null;

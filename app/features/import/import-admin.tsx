@@ -109,6 +109,21 @@ function Progress({ state }: { state: NonNullable<ImportState> }) {
             Done: {state.result.created} created, {state.result.failed.length} failed,{" "}
             {state.result.skipped} skipped.
           </p>
+          {state.result.images ? (
+            <p>
+              Images: {state.result.images.rehosted} brought here,{" "}
+              {state.result.images.failed.length} kept as links to where they were.
+            </p>
+          ) : null}
+          {state.result.images?.failed.length ? (
+            <ul className="mt-2 list-disc pl-6" aria-label="Images kept as links">
+              {state.result.images.failed.map((f) => (
+                <li key={`${f.title}:${f.src}`}>
+                  {f.title}: {f.src} ({f.reason})
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {state.result.failed.length > 0 ? (
             <ul className="mt-2 list-disc pl-6">
               {state.result.failed.map((f) => (

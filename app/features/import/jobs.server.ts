@@ -70,6 +70,7 @@ async function runImportJob(db: Database, id: number) {
         created: result.created.length,
         failed: result.failed.map(({ title, reason }) => ({ title, reason })),
         skipped: result.skipped.length,
+        images: result.images,
       },
     })
     .where(eq(importJobs.id, id));
