@@ -7,6 +7,7 @@ import { BODY_LIMITS } from "~/lib/limits";
 import { UPLOAD_LIMITS } from "~/features/media";
 import { POST_BODY_LIMIT } from "~/features/posts";
 import { RESUME_IMPORT_BODY_LIMIT } from "~/features/profile";
+import { IMPORT_BODY_LIMIT } from "~/features/import";
 import { SOCIAL_BODY_LIMIT, WEBMENTION_BODY_LIMIT } from "~/features/social";
 import { SUBSCRIBE_BODY_LIMIT, SUBSCRIBERS_BODY_LIMIT } from "~/features/subscribers";
 import { blogPageParam, blogSearchParam } from "~/lib/pagination";
@@ -170,6 +171,8 @@ export const routePolicies = {
   "routes/subscribe.confirm": SUBSCRIPTION,
   "routes/unsubscribe": SUBSCRIPTION,
   "routes/admin.subscribers": { ...OWNER, bodyLimit: SUBSCRIBERS_BODY_LIMIT },
+  // An export file, multipart (the dry run), or the dry run's id (`Import`).
+  "routes/admin.import": { ...OWNER, bodyLimit: IMPORT_BODY_LIMIT },
   "routes/admin.subscribers-csv": OWNER,
   "routes/admin.social": { ...OWNER, bodyLimit: SOCIAL_BODY_LIMIT },
   // Webmentions from anywhere: two URLs, form-encoded; answered per request, never kept.

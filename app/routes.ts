@@ -40,6 +40,7 @@ export default [
     route("resume", "routes/admin.profile.resume.tsx"),
   ]),
   route("admin/posts", "routes/admin.posts.tsx"),
+  route("admin/import", "routes/admin.import.tsx"),
   route("admin/subscribers", "routes/admin.subscribers.tsx"),
   route("admin/subscribers.csv", "routes/admin.subscribers-csv.ts"),
   route("admin/social", "routes/admin.social.tsx"),

@@ -42,6 +42,9 @@ export const BACKUP_TABLES = [
   { name: "post_slugs", key: ["slug"], replace: false },
   { name: "blog_posts", key: ["id"], replace: false },
   { name: "post_tags", key: ["post_id", "tag"], replace: false },
+  // What was imported from another blog: ids for a second import, old paths for their 301s.
+  { name: "imported_posts", key: ["source", "source_id"], replace: false },
+  { name: "imported_paths", key: ["path"], replace: false },
   // A post's history, the trashed posts' with it: bases before the revisions that use them.
   { name: "post_revision_bases", key: ["id"], replace: false },
   { name: "post_revisions", key: ["id"], replace: false },

@@ -766,3 +766,69 @@ export const socialWebmentionTargets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.postId, t.target] })],
 );
+
+/**
+ * Posts brought in from another blog (docs/decisions/040-imports.md): the old system's id of
+ * each, so that importing the same export again creates nothing new. Goes with its post.
+ */
+export const importedPosts = pgTable(
+  "imported_posts",
+  {
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    importedAt: timestamp("imported_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.source, t.sourceId] }),
+    index("imported_posts_post_idx").on(t.postId),
+  ],
+);
+
+/**
+ * The old site's paths of imported posts (`/?p=123`, `/2020/01/02/slug/`, `/@user/slug-abc123`),
+ * each answering 301 to its post while the post is published.
+ */
+export const importedPaths = pgTable("imported_paths", {
+  path: text("path").primaryKey(),
+  postId: integer("post_id")
+    .notNull()
+    .references(() => blogPosts.id, { onDelete: "cascade" }),
+});
+
+/** What an import job's row says of its progress and its end. */
+export type ImportJobResult = {
+  created: number;
+  failed: { title: string; reason: string }[];
+  skipped: number;
+  /** Images brought here, and those kept as links (absent in rows written before images). */
+  images?: { rehosted: number; failed: { src: string; title: string; reason: string }[] };
+};
+
+/**
+ * An export uploaded in /admin/import, kept from its dry run until its import ends: the file
+ * (so that `Import` needs no second upload), how far the job is, and what it did.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    fileName: text("file_name").notNull(),
+    bytes: bytea("bytes").notNull(),
+    status: text("status", { enum: ["planned", "queued", "running", "done", "failed"] })
+      .notNull()
+      .default("planned"),
+    done: integer("done").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    result: jsonb("result").$type<ImportJobResult | null>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "import_jobs_status_check",
+      sql`${t.status} IN ('planned', 'queued', 'running', 'done', 'failed')`,
+    ),
+  ],
+);

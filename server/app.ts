@@ -98,6 +98,15 @@ export {
   restoreBackup,
   writeBackup,
 } from "../database/backup.server";
+// For scripts/import.mjs: exports of other blogs read, planned and imported.
+export { setOutgoingFetchPolicy };
+export {
+  dryRun,
+  planLines,
+  readExport,
+  readExportFiles,
+  runImport,
+} from "../app/features/import/index.server";
 // For tests/built: the cache, the uploads and the node:http listener as the server runs them.
 export { PageCache, siteListener, startMediaFiles };
 // For bench/media.mjs: files stored as uploads are (their bytes in parts, then their rows).

@@ -16,6 +16,7 @@ import { acceptedBodyTypes, bodyLimits } from "./middleware/request-bodies";
 import { requestIds } from "./middleware/request-id";
 import { sender, type SenderVariables } from "./middleware/sender";
 import { staticFiles } from "./middleware/static-files";
+import { importedRedirects } from "./imported-redirects";
 import { movedPostPath } from "./moved-posts";
 import { pageCacheMiddleware, type RenderState } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
@@ -88,6 +89,8 @@ export function createHttpApp({
   app.use(
     routing(async () => (await currentBuild()).routes, { movedTo: movedPostPath(database.db) }),
   );
+  // An imported post's old URLs (`/?p=123`, `/2020/01/02/slug/`) answer 301 to the post.
+  app.use(importedRedirects(database.db));
   app.use(refuseCrossSite(env.siteUrl));
   app.use(acceptedBodyTypes());
   app.use(bodyLimits());

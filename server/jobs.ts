@@ -1,5 +1,6 @@
 import type { Database } from "../database/db.server";
 import { CARD_JOBS } from "../app/features/cards/index.server";
+import { IMPORT_JOBS } from "../app/features/import/index.server";
 import { MEDIA_JOBS } from "../app/features/media/index.server";
 import { POST_JOBS } from "../app/features/posts/index.server";
 import { SOCIAL_JOBS, WEBMENTION_JOBS } from "../app/features/social/index.server";
@@ -22,6 +23,7 @@ export const SITE_JOBS: readonly JobHandler[] = [
   ...NEWSLETTER_JOBS,
   ...SOCIAL_JOBS,
   ...WEBMENTION_JOBS,
+  ...IMPORT_JOBS,
 ];
 
 export type JobWorker = {

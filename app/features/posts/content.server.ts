@@ -28,16 +28,25 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
   if (Buffer.byteLength(parsed.data.content) > POST_LIMITS.contentBytes) {
     return { ok: false, status: 413, error: CONTENT_TOO_LARGE };
   }
-  const clean = (await loadWriteSanitizer())(parsed.data.content);
-  if (textOfHtml(clean) === "") {
-    return { ok: false, status: 400, error: "Content is required." };
-  }
+  const content = await storableContent(parsed.data.content);
+  if (!content.ok) return { ok: false, status: 400, error: content.error };
+  return { ok: true, value: { ...parsed.data, content: content.html } };
+}
+
+/**
+ * Post HTML as a save stores it (the editor's, an import's): sanitized, refused when it has no
+ * text or an image without alternative text, its code blocks highlighted.
+ */
+export async function storableContent(
+  html: string,
+): Promise<{ ok: true; html: string } | { ok: false; error: string }> {
+  const clean = (await loadWriteSanitizer())(html);
+  if (textOfHtml(clean) === "") return { ok: false, error: "Content is required." };
   const withoutAlt = imagesWithoutAlt(clean);
-  if (withoutAlt > 0) return { ok: false, status: 400, error: missingAltText(withoutAlt) };
+  if (withoutAlt > 0) return { ok: false, error: missingAltText(withoutAlt) };
   // Stored as the stored sanitizer writes it (its entities, its attribute order), so that the
   // sanitizing on every render finds nothing to change.
-  const content = (await loadPostSanitizer())(await highlightCodeBlocks(clean));
-  return { ok: true, value: { ...parsed.data, content } };
+  return { ok: true, html: (await loadPostSanitizer())(await highlightCodeBlocks(clean)) };
 }
 
 type Failure = { ok: false; status: number; error: string };

@@ -1,5 +1,5 @@
 export { autosavePost, discardChanges } from "./autosave.server";
-export { readAutosave, readPostWrite } from "./content.server";
+export { readAutosave, readPostWrite, storableContent } from "./content.server";
 export { openEditablePost } from "./editor/editable-post.server";
 export { revisionSourceOf } from "./revisions/source.server";
 export { refusedSave } from "./save-answers.server";

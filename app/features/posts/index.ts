@@ -1,7 +1,8 @@
 export { BlogIndex } from "./blog-index";
 export { FEED_FORMAT, feedAlternates } from "./feeds";
 export { OWNER_PAGE_SIZE, OwnerPostList } from "./owner-post-list";
-export { PUBLISH_TEXT, isTag, postPath, tagPath } from "./publishing";
+export { PUBLISH_TEXT, TAG_LIMITS, isTag, postPath, tagOf, tagPath } from "./publishing";
+export { postSlugOf } from "./slug";
 export { postMeta } from "./reader/post-meta";
 export { PostReader } from "./reader/post-reader";
 export { EDITOR_TEXT, POST_BODY_LIMIT, POST_LIMITS } from "./rules";

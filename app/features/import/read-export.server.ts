@@ -1,0 +1,52 @@
+import { strFromU8, unzipSync } from "fflate";
+
+import { parseGhost } from "./ghost.server";
+import { parseMarkdown } from "./markdown.server";
+import { parseMedium } from "./medium.server";
+import type { ParsedExport } from "./types";
+import { parseWordPress } from "./wordpress.server";
+
+/** A file as handed in: its name (for its kind) and its bytes. */
+export type ExportFile = { name: string; bytes: Uint8Array };
+
+const MARKDOWN = /\.(?:md|markdown|mdx)$/i;
+const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b;
+
+/** Every file of a zip, folders and macOS's resource forks left out. */
+function unzip(bytes: Uint8Array): ExportFile[] {
+  const entries = unzipSync(bytes, {
+    filter: (file) => !file.name.endsWith("/") && !file.name.split("/").includes("__MACOSX"),
+  });
+  return Object.entries(entries).map(([name, content]) => ({ name, bytes: content }));
+}
+
+/** Several files (a zip's or a folder's): Medium's `posts/*.html`, else Markdown files. */
+export function readExportFiles(files: ExportFile[]): ParsedExport {
+  const medium = files.filter((f) => /(?:^|\/)posts\/[^/]+\.html$/i.test(f.name));
+  if (medium.length > 0) {
+    return parseMedium(medium.map((f) => ({ name: f.name, html: strFromU8(f.bytes) })));
+  }
+  const markdown = files.filter((f) => MARKDOWN.test(f.name));
+  if (markdown.length > 0) {
+    return parseMarkdown(markdown.map((f) => ({ name: f.name, text: strFromU8(f.bytes) })));
+  }
+  const single = files.filter((f) => /\.(?:xml|json)$/i.test(f.name));
+  if (single.length === 1) return readExport(single[0]!);
+  throw new Error(
+    "No export found: neither posts/*.html (Medium), Markdown files, WXR nor Ghost JSON.",
+  );
+}
+
+/**
+ * One uploaded file, its kind told by its content: a zip (Medium's export, Markdown files),
+ * XML (WordPress WXR), JSON (Ghost) or a single Markdown file.
+ */
+export function readExport(file: ExportFile): ParsedExport {
+  if (isZip(file.bytes)) return readExportFiles(unzip(file.bytes));
+  const text = strFromU8(file.bytes).replace(/^\uFEFF/, "");
+  const start = text.trimStart();
+  if (start.startsWith("<")) return parseWordPress(text);
+  if (start.startsWith("{")) return parseGhost(text);
+  if (MARKDOWN.test(file.name)) return parseMarkdown([{ name: file.name, text }]);
+  throw new Error(`${file.name} is not an export this site reads.`);
+}

@@ -1,0 +1,40 @@
+/** The systems an export can come from. */
+export type ImportSource = "wordpress" | "ghost" | "medium" | "markdown";
+
+/** Where a post stood on the old site. */
+export type ImportedStatus = "published" | "draft" | "scheduled";
+
+/**
+ * One post read from an export, whatever wrote it: what the import needs to create the post,
+ * to find it again on a second import (source + sourceId) and to answer its old URLs.
+ */
+export type ImportedPost = {
+  source: ImportSource;
+  /** The old system's own id (WordPress post id, Ghost id, Medium id, Markdown file path). */
+  sourceId: string;
+  /** The post's address on the old site, when the export names one. */
+  oldUrl: string | null;
+  /** The old site's paths that should answer 301 to the new post (`/?p=123`, `/slug/`…). */
+  oldPaths: string[];
+  title: string;
+  slug: string;
+  description: string;
+  status: ImportedStatus;
+  publishedAt: Date | null;
+  updatedAt: Date | null;
+  tags: string[];
+  body: { format: "html" | "markdown"; text: string };
+  canonicalUrl: string | null;
+  /** Absolute or site-relative addresses of the images the body shows. */
+  images: string[];
+};
+
+/** An entry of an export that will not become a post, and why. */
+export type SkippedEntry = { sourceId: string | null; title: string; reason: string };
+
+/** What a parser read from one export file. */
+export type ParsedExport = {
+  source: ImportSource;
+  posts: ImportedPost[];
+  skipped: SkippedEntry[];
+};
