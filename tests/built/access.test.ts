@@ -27,6 +27,7 @@ const OWNER_ONLY = new Set([
   "routes/admin.subscribers",
   "routes/admin.subscribers-csv",
   "routes/admin.social",
+  "routes/admin.import",
   "routes/api.posts",
   "routes/api.post",
   "routes/api.post-revisions",
