@@ -146,7 +146,7 @@ test.describe("Federation with an independent ActivityPub server", () => {
     expect(objectOf(deleted).id ?? deleted.object).toBe(`${base}/ap/posts/${postId}`);
   });
 
-  test("the peer's reply waits in moderation, shows once approved (cached page too); a rejected one never shows", async ({
+  test("the peer's reply waits in moderation, shows once approved (cached page too); a rejected one never shows; likes and boosts count", async ({
     page,
     request,
   }) => {
@@ -163,11 +163,20 @@ test.describe("Federation with an independent ActivityPub server", () => {
     const article = await alice.lookup(`${base}/ap/posts/${postId}`);
     await alice.reply(site, article, "<p>Approved words from alice.</p>");
     await alice.reply(site, article, "<p>Rejected words from alice.</p>");
+    await alice.like(site, article);
+    await alice.announce(site, article);
     await expect
       .poll(async () => (await query("select id from social_responses")).length, {
         timeout: 10_000,
       })
-      .toBe(2);
+      .toBe(4);
+    // Likes and boosts only count, approved at once; replies wait for the owner.
+    expect(await query("select kind, status from social_responses order by kind, id")).toEqual([
+      { kind: "announce", status: "approved" },
+      { kind: "like", status: "approved" },
+      { kind: "reply", status: "pending" },
+      { kind: "reply", status: "pending" },
+    ]);
 
     await signInPage(page, "/admin/social");
     const pending = page.getByTestId("social-pending");
@@ -198,7 +207,7 @@ test.describe("Federation with an independent ActivityPub server", () => {
     await expect(responses).toContainText("Approved words from alice.");
   });
 
-  test("a missing or forged signature gets 401 and stores nothing; a blocked domain's follow is dropped", async () => {
+  test("a missing or forged signature gets 401 and stores nothing; a blocked domain's follow is dropped; Undo ends a follow", async () => {
     const inbox = `${base}/ap/users/owner/inbox`;
     const before = await query("select actor_url from social_followers order by id");
     expect((await mallory.unsigned(inbox, mallory.followJson(actorUrl))).status).toBe(401);
@@ -226,5 +235,11 @@ test.describe("Federation with an independent ActivityPub server", () => {
       .toBe(0);
     expect(mallory.inbox).toEqual([]);
     expect(await query("select actor_url from social_followers order by id")).toEqual(before);
+
+    // Undo of the follow: alice is no longer a follower.
+    await alice.unfollow(site, follow);
+    await expect
+      .poll(async () => await query("select actor_url from social_followers"), { timeout: 10_000 })
+      .toEqual([]);
   });
 });

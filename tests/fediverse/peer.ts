@@ -18,6 +18,7 @@ import {
 } from "@fedify/fedify";
 import {
   Activity,
+  Announce,
   Create,
   Endpoints,
   Follow,
@@ -187,6 +188,17 @@ export async function startFediversePeer({ port = 0, host = "localhost", name = 
       await send(
         owner,
         new Like({ id: newId("like"), actor: new URL(actorId), object: object.id }),
+      );
+    },
+    async announce(owner: APObject, object: APObject) {
+      await send(
+        owner,
+        new Announce({
+          id: newId("announce"),
+          actor: new URL(actorId),
+          object: object.id,
+          to: PUBLIC_COLLECTION,
+        }),
       );
     },
     /** The JSON of a Follow from this actor, for the unsigned and forged tests. */
