@@ -27,7 +27,14 @@ describe("parseEnv", () => {
       backupDir: undefined,
       backupKeep: 7,
       mediaCacheBytes: 256 * 1024 * 1024,
+      fetchAllowPrivate: false,
     });
+  });
+
+  it("lets outgoing fetches reach private addresses only when FETCH_ALLOW_PRIVATE says so", () => {
+    expect(parseEnv({ FETCH_ALLOW_PRIVATE: "true" }).fetchAllowPrivate).toBe(true);
+    expect(parseEnv({ FETCH_ALLOW_PRIVATE: "false" }).fetchAllowPrivate).toBe(false);
+    expect(() => parseEnv({ FETCH_ALLOW_PRIVATE: "maybe" })).toThrow("FETCH_ALLOW_PRIVATE");
   });
 
   it("bounds the local copies of uploads in megabytes, 0 keeping none", () => {

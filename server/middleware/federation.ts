@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 
 import {
   configureSocial,
-  federationFor,
+  loadFederation,
   INBOX_BODY_LIMIT,
   INBOX_RATE_LIMIT,
   negotiatedPage,
@@ -99,7 +99,8 @@ export function federation({
     const url = new URL(c.req.url);
     const path = url.pathname;
     const page = negotiatedPage(path);
-    const asked = wantsActivityPub(c.req.header("accept"));
+    const reading = c.req.method === "GET" || c.req.method === "HEAD";
+    const asked = reading && wantsActivityPub(c.req.header("accept"));
     let request = c.req.raw;
     if (page && asked) {
       const target =
@@ -113,7 +114,12 @@ export function federation({
     } else if (!FEDERATION_PATHS.test(path)) {
       if (page) {
         await next();
-        withVaryAccept(c.res);
+        try {
+          withVaryAccept(c.res);
+        } catch {
+          // A response with immutable headers (one passed through from a fetch): copied.
+          c.res = withVaryAccept(new Response(c.res.body, c.res));
+        }
         return;
       }
       return next();
@@ -130,6 +136,7 @@ export function federation({
       request = new Request(request.url, { method: "POST", headers: request.headers, body });
     }
     let passed = false;
+    const { federationFor } = await loadFederation();
     const response = await federationFor(site).fetch(request, {
       contextData: undefined,
       onNotFound: () => {

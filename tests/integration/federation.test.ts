@@ -325,6 +325,13 @@ for (const driver of drivers) {
         object: `${SITE}/ap/posts/${id}`,
       };
       expect((await post("/ap/inbox", like)).status).toBe(202);
+      // A note whose id is on another host than its sender's is not stored.
+      const spoofed = {
+        ...create,
+        id: peer.id("create"),
+        object: { ...note, id: "http://elsewhere.example/notes/1" },
+      };
+      expect((await post("/ap/inbox", spoofed)).status).toBe(202);
       const rows = await database.db.select().from(socialResponses);
       expect(rows.map((r) => [r.kind, r.status, r.sourceUrl, r.postId]).sort()).toEqual([
         ["announce", "approved", boost.id, id],

@@ -10,16 +10,15 @@
 import { signRequest } from "@fedify/fedify";
 import { and, inArray, isNull, lte, sql } from "drizzle-orm";
 
-import { enqueue, type JobHandler } from "~/lib/jobs.server";
+import { enqueue, type Job } from "~/lib/jobs.server";
 import { safeFetch } from "~/lib/safe-fetch.server";
 import type { Database } from "../../../database/db.server";
 import { socialFollowers } from "../../../database/schema";
 import { socialConfig } from "./config.server";
 import { ownerKeyPair } from "./keys.server";
+import { DELIVER_JOB } from "./jobs.server";
 import { FOLLOWER_DROP_AFTER_MS } from "./limits";
 import { socialUrls } from "./urls";
-
-export const DELIVER_JOB = "social.deliver";
 
 export type Delivery = {
   /** The activity as JSON-LD. */
@@ -99,25 +98,23 @@ async function afterFailure(db: Database, delivery: Delivery, error: unknown) {
     );
 }
 
-export const DELIVER_JOB_HANDLER: JobHandler = {
-  kind: DELIVER_JOB,
-  async run(db, job) {
-    const delivery = job.payload as Delivery;
-    const { siteUrl } = socialConfig();
-    try {
-      const status = await deliver(db, siteUrl, delivery);
-      await db
-        .update(socialFollowers)
-        .set({ failingSince: null })
-        .where(inArray(socialFollowers.actorUrl, delivery.followers));
-      return { inbox: delivery.inbox, status };
-    } catch (error) {
-      await afterFailure(db, delivery, error);
-      // Gone: nothing to retry.
-      if (error instanceof DeliveryFailed && error.status === 410) {
-        return { inbox: delivery.inbox, status: 410, dropped: delivery.followers.length };
-      }
-      throw error;
+/** A `social.deliver` job: one delivery, and what its answer means for the followers. */
+export async function runDelivery(db: Database, job: Job) {
+  const delivery = job.payload as Delivery;
+  const { siteUrl } = socialConfig();
+  try {
+    const status = await deliver(db, siteUrl, delivery);
+    await db
+      .update(socialFollowers)
+      .set({ failingSince: null })
+      .where(inArray(socialFollowers.actorUrl, delivery.followers));
+    return { inbox: delivery.inbox, status };
+  } catch (error) {
+    await afterFailure(db, delivery, error);
+    // Gone: nothing to retry.
+    if (error instanceof DeliveryFailed && error.status === 410) {
+      return { inbox: delivery.inbox, status: 410, dropped: delivery.followers.length };
     }
-  },
-};
+    throw error;
+  }
+}

@@ -20,7 +20,8 @@ import { articleOf } from "./article.server";
 import { registerCollections } from "./collections.server";
 import { safeDocumentLoader, signedDocumentLoader } from "./document-loader.server";
 import { registerInbox } from "./inbox.server";
-import { ownerHandle, ownerKeyPair } from "./keys.server";
+import { ownerHandle } from "./handle.server";
+import { ownerKeyPair } from "./keys.server";
 import { SocialKvStore } from "./kv.server";
 import { AP_PATHS, OWNER_IDENTIFIER } from "./urls";
 

@@ -75,6 +75,8 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
     const object = await activity.getObject(ctx).catch(() => null);
     if (!(object instanceof Note) || !object.id || !object.replyTargetId) return;
     if (object.attributionId && object.attributionId.href !== sender.href) return;
+    // Its id on the sender's own host: no one stores (or overwrites) a note in another's name.
+    if (hostOf(object.id.href) !== hostOf(sender.href)) return;
     const postId = await postIdForUrl(db, siteUrl, object.replyTargetId.href);
     if (postId === null) return;
     const published = object.published ?? activity.published;
@@ -93,6 +95,7 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
   const recordReaction = async (ctx: Ctx, activity: Like | Announce, kind: "like" | "announce") => {
     const sender = await senderOf(db, activity);
     if (!sender || !activity.id || !activity.objectId) return;
+    if (hostOf(activity.id.href) !== hostOf(sender.href)) return;
     const postId = await postIdForUrl(db, siteUrl, activity.objectId.href);
     if (postId === null) return;
     await recordResponse(db, {

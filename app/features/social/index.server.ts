@@ -15,10 +15,8 @@ export {
   type ResponseInput,
 } from "./responses.server";
 export { configureSocial, socialConfig } from "./config.server";
-export { DELIVER_JOB, deliver, queueDelivery, type Delivery } from "./delivery.server";
-export { federationFor, type SocialFederation } from "./federation.server";
-export { ownerHandle, ownerKeyPair } from "./keys.server";
-export { SocialKvStore } from "./kv.server";
+export { ownerHandle } from "./handle.server";
+export { DELIVER_JOB, POST_CHANGED_JOB, SOCIAL_JOBS } from "./jobs.server";
 export {
   COLLECTION_PAGE_SIZE,
   FOLLOWER_DROP_AFTER_MS,
@@ -26,7 +24,6 @@ export {
   INBOX_RATE_LIMIT,
 } from "./limits";
 export { negotiatedPage, wantsActivityPub } from "./negotiation";
-export { federatePost, POST_CHANGED_JOB, queuePostChanged, SOCIAL_JOBS } from "./outbox.server";
 export { OWNER_IDENTIFIER, socialUrls } from "./urls";
 export { socialAdminAction, socialAdminData } from "./admin-page.server";
 export {
@@ -45,3 +42,9 @@ import { WEBMENTION_RECEIVE_JOBS } from "./receive.server";
 import { WEBMENTION_SEND_JOBS } from "./send.server";
 /** The Webmention jobs (receiving and sending), for the site's job worker (server/jobs.ts). */
 export const WEBMENTION_JOBS = [...WEBMENTION_RECEIVE_JOBS, ...WEBMENTION_SEND_JOBS];
+
+/**
+ * The ActivityPub side itself (Fedify, about 55 MB once loaded), imported on first use: by the
+ * first ActivityPub request (server/middleware/federation.ts), not when the server starts.
+ */
+export const loadFederation = () => import("./federation.server");

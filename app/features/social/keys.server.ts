@@ -7,9 +7,7 @@ import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
 import { eq } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
-import { profile, socialKv } from "../../../database/schema";
-import { siteConfig } from "~/site.config";
-import { defaultHandle } from "./handle";
+import { socialKv } from "../../../database/schema";
 
 /** Its row in social_kv (Fedify's own keys are JSON arrays: no clash). */
 const KEY_ROW = "owner-key-pair";
@@ -50,13 +48,4 @@ async function loadOrMake(db: Database): Promise<OwnerKeyPair> {
     privateKey: await importJwk(stored.privateKey, "private"),
     publicKey: await importJwk(stored.publicKey, "public"),
   };
-}
-
-/**
- * The owner's handle: the profile's, or the one made from the configured name (site.config.ts,
- * not the profile's name: renaming oneself must not move the address followers know).
- */
-export async function ownerHandle(db: Database): Promise<string> {
-  const [row] = await db.select({ handle: profile.fediverseHandle }).from(profile).limit(1);
-  return row?.handle ?? defaultHandle(siteConfig.name);
 }

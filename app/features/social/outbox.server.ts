@@ -9,15 +9,14 @@
 import { Create, Delete, Tombstone, Update, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { desc, eq, sql } from "drizzle-orm";
 
-import { enqueue, type JobHandler } from "~/lib/jobs.server";
+import type { Job } from "~/lib/jobs.server";
 import { lockUntilCommit, type Database } from "../../../database/db.server";
 import { socialFollowers, socialOutbox, type OutboxType } from "../../../database/schema";
 import { articleOf, instantOf } from "./article.server";
 import { socialConfig } from "./config.server";
-import { DELIVER_JOB_HANDLER, queueDelivery } from "./delivery.server";
+import { queueDelivery } from "./delivery.server";
+import { POST_CHANGED_JOB } from "./jobs.server";
 import { socialUrls } from "./urls";
-
-export const POST_CHANGED_JOB = "social.post-changed";
 
 /** What Create and Update carry that matters to a reader: a change in it is an Update. */
 const fingerprint = (article: Record<string, unknown>) => {
@@ -37,15 +36,6 @@ const canonical = (value: unknown): string =>
           )
           .join(",")}}`
       : JSON.stringify(value);
-
-/** Queues the post's check now (what the trigger does; for callers without one). */
-export function queuePostChanged(db: Database, postId: number) {
-  return enqueue(db, {
-    kind: POST_CHANGED_JOB,
-    key: `${POST_CHANGED_JOB}:${postId}`,
-    payload: { postId },
-  });
-}
 
 /** Sends what the post's state calls for; returns the activity's type, or null for none. */
 export async function federatePost(
@@ -114,15 +104,10 @@ export async function federatePost(
   });
 }
 
-export const SOCIAL_JOBS: readonly JobHandler[] = [
-  {
-    kind: POST_CHANGED_JOB,
-    async run(db, job) {
-      const postId = Number((job.payload as { postId?: unknown }).postId);
-      if (!Number.isInteger(postId)) return { skipped: "no post id" };
-      const sent = await federatePost(db, socialConfig().siteUrl, postId);
-      return { postId, sent: sent?.type ?? null, inboxes: sent?.inboxes ?? 0 };
-    },
-  },
-  DELIVER_JOB_HANDLER,
-];
+/** A `social.post-changed` job (queued by migration 0019's trigger). */
+export async function runPostChanged(db: Database, job: Job) {
+  const postId = Number((job.payload as { postId?: unknown }).postId);
+  if (!Number.isInteger(postId)) return { skipped: "no post id" };
+  const sent = await federatePost(db, socialConfig().siteUrl, postId);
+  return { postId, sent: sent?.type ?? null, inboxes: sent?.inboxes ?? 0 };
+}
