@@ -55,22 +55,30 @@ CREATE TRIGGER social_responses_page_cache_truncate AFTER TRUNCATE ON "social_re
 --> statement-breakpoint
 -- A post that becomes published, or whose text changes while published, sends its Webmentions:
 -- one job per post and text (its key names both), so saving the same text again adds nothing,
--- and an edit made while an earlier job runs gets a job of its own.
+-- and an edit made while an earlier job runs gets a job of its own. A post that stops being
+-- public (unpublished, trashed) tells the pages it linked to as well, which then find it gone.
 CREATE FUNCTION blog_posts_webmention_send() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  version text;
 BEGIN
   IF NEW.status = 'published' AND (
     TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM 'published'
     OR OLD.content IS DISTINCT FROM NEW.content
     OR OLD.content_en IS DISTINCT FROM NEW.content_en
   ) THEN
-    INSERT INTO jobs (kind, key, payload)
-      VALUES (
-        'social.webmention-send',
-        'social.webmention-send:' || NEW.id || ':' || md5(coalesce(NEW.content, '') || E'\n' || coalesce(NEW.content_en, '')),
-        jsonb_build_object('postId', NEW.id)
-      )
-      ON CONFLICT (key) DO NOTHING;
+    version := md5(coalesce(NEW.content, '') || E'\n' || coalesce(NEW.content_en, ''));
+  ELSIF TG_OP = 'UPDATE' AND OLD.status = 'published' AND NEW.status <> 'published' THEN
+    version := 'withdrawn:' || extract(epoch from now())::text;
+  ELSE
+    RETURN NULL;
   END IF;
+  INSERT INTO jobs (kind, key, payload)
+    VALUES (
+      'social.webmention-send',
+      'social.webmention-send:' || NEW.id || ':' || version,
+      jsonb_build_object('postId', NEW.id)
+    )
+    ON CONFLICT (key) DO NOTHING;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

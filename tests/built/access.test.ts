@@ -26,6 +26,7 @@ const OWNER_ONLY = new Set([
   "routes/admin.profile.resume",
   "routes/admin.subscribers",
   "routes/admin.subscribers-csv",
+  "routes/admin.social",
   "routes/api.posts",
   "routes/api.post",
   "routes/api.post-revisions",

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 
 import AxeBuilder from "@axe-core/playwright";
+import { mf2 } from "microformats-parser";
 import pg from "pg";
 
 import { SOCIAL_TEXT } from "../../app/features/social/admin";
@@ -83,6 +84,25 @@ test.describe("Webmention", () => {
     const endpoint = /<([^>]+)>;\s*rel="?webmention"?/.exec(link)?.[1];
     expect(endpoint).toBe(`http://127.0.0.1:${PORT}/webmention`);
     expect(await postPage.text()).toContain(`<link rel="webmention" href="${endpoint}"/>`);
+
+    // The post is an h-entry with its author's h-card; the home page is the owner's h-card.
+    const [entry] = mf2(await postPage.text(), { baseUrl: target }).items;
+    expect(entry?.type).toEqual(["h-entry"]);
+    expect(entry?.properties.name).toEqual(["Mentioned here"]);
+    expect(entry?.properties.url).toEqual([target]);
+    expect(entry?.properties.published).toHaveLength(1);
+    expect(JSON.stringify(entry?.properties.content)).toContain("A post to answer.");
+    const author = entry?.properties.author?.[0] as { type: string[]; properties: object };
+    expect(author.type).toEqual(["h-card"]);
+    expect(author.properties).toMatchObject({ url: [`http://127.0.0.1:${PORT}/`] });
+    const home = await request.get("/");
+    const card = mf2(await home.text(), { baseUrl: home.url() }).items.find((item) =>
+      item.type?.includes("h-card"),
+    );
+    expect(card?.properties).toMatchObject({ url: [`http://127.0.0.1:${PORT}/`] });
+    expect(card?.properties.name).toHaveLength(1);
+    expect(card?.properties.photo).toHaveLength(1);
+    expect(card?.properties.note).toHaveLength(1);
 
     pages.set(
       "/reply",

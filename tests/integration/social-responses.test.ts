@@ -20,7 +20,7 @@ import {
   socialAdminData,
   WEBMENTION_JOBS,
 } from "../../app/features/social/index.server";
-import { ResponsesSection } from "../../app/features/social";
+import { ResponsesSection, WEBMENTION_LIMITS, WEBMENTION_TEXT } from "../../app/features/social";
 import { claimJob, runJob } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import {
@@ -316,6 +316,29 @@ for (const driver of drivers) {
         ]);
       });
 
+      it("limits the mentions waiting from one source host, whatever the others send", async () => {
+        const db = database.db;
+        const target = `${SITE}/blog/hello`;
+        const limit = WEBMENTION_LIMITS.pendingPerSourceHost;
+        for (let i = 0; i < limit; i++) {
+          const answer = await receiveWebmention(db, SITE, {
+            source: `https://busy.example/${i}`,
+            target,
+          });
+          expect(answer.status).toBe(202);
+        }
+        const over = await receiveWebmention(db, SITE, {
+          source: "https://busy.example/more",
+          target,
+        });
+        expect(over).toEqual({ status: 429, message: WEBMENTION_TEXT.tooMany });
+        const other = await receiveWebmention(db, SITE, {
+          source: "https://calm.example/1",
+          target,
+        });
+        expect(other.status).toBe(202);
+      });
+
       it("verifies a mention: stored when the source links, dropped when not, removed when gone", async () => {
         const db = database.db;
         const target = `${SITE}/blog/hello`;
@@ -353,7 +376,7 @@ for (const driver of drivers) {
         ).toEqual([]);
       });
 
-      it("sends Webmentions when a post is published, and to a link an edit removed", async () => {
+      it("sends Webmentions when a post is published, to a link an edit removed, and when it is withdrawn", async () => {
         const db = database.db;
         pages.set("/target", {
           html: `<html><head><link rel="webmention" href="/endpoint"></head><body>t</body></html>`,
@@ -381,6 +404,16 @@ for (const driver of drivers) {
         expect(received).toHaveLength(2);
         received.length = 0;
         await db.update(blogPosts).set({ title: "Renamed" }).where(eq(blogPosts.id, row!.id));
+        await runJobs(database);
+        expect(received).toEqual([]);
+        // Unpublished: the page it still linked to is told, once.
+        await db.update(blogPosts).set({ status: "draft" }).where(eq(blogPosts.id, row!.id));
+        await runJobs(database);
+        expect(received).toEqual([
+          new URLSearchParams({ source, target: `${base}/target` }).toString(),
+        ]);
+        received.length = 0;
+        await db.update(blogPosts).set({ title: "Still a draft" }).where(eq(blogPosts.id, row!.id));
         await runJobs(database);
         expect(received).toEqual([]);
       });

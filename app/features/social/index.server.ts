@@ -38,10 +38,7 @@ export {
 export { readPostResponses } from "./responses-view.server";
 export { receiveWebmention, type WebmentionAnswer } from "./receive.server";
 export { endpointFromHtml, endpointFromLinkHeader, discoverEndpoint } from "./discover.server";
-import { WEBMENTION_RECEIVE_JOBS } from "./receive.server";
-import { WEBMENTION_SEND_JOBS } from "./send.server";
-/** The Webmention jobs (receiving and sending), for the site's job worker (server/jobs.ts). */
-export const WEBMENTION_JOBS = [...WEBMENTION_RECEIVE_JOBS, ...WEBMENTION_SEND_JOBS];
+export { WEBMENTION_JOBS } from "./webmention-jobs.server";
 
 /**
  * The ActivityPub side itself (Fedify, about 55 MB once loaded), imported on first use: by the

@@ -2,7 +2,8 @@
  * Sending Webmentions (W3C Webmention, 3.1): when a post is published or its text changes while
  * published, the database queues `social.webmention-send` for it (migration 0020). That job
  * lists the pages outside the site the post links to, adds those it linked to last time (an edit
- * that removed a link notifies that page too), and queues one `social.webmention-post` per page:
+ * that removed a link, or unpublishing or trashing the post, notifies those pages too: the spec's
+ * update and delete cases), and queues one `social.webmention-post` per page:
  * each discovers the page's endpoint and posts source and target, retried by the queue.
  */
 import { and, eq, inArray } from "drizzle-orm";
@@ -32,12 +33,16 @@ export async function queuePostWebmentions(db: Database, postId: number) {
     })
     .from(blogPosts)
     .where(eq(blogPosts.id, postId));
-  if (!post || post.status !== "published") return { queued: 0 };
-  const now = externalLinks(
-    `${post.content}\n${post.contentEn ?? ""}`,
-    siteUrl,
-    WEBMENTION_LIMITS.linksPerPost,
-  );
+  if (!post) return { queued: 0 };
+  // A post no longer public links to nothing: the pages it linked to are told, and find it gone.
+  const now =
+    post.status === "published"
+      ? externalLinks(
+          `${post.content}\n${post.contentEn ?? ""}`,
+          siteUrl,
+          WEBMENTION_LIMITS.linksPerPost,
+        )
+      : [];
   return db.transaction(async (tx) => {
     const before = await tx
       .select({ target: socialWebmentionTargets.target })
