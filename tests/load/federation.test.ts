@@ -123,6 +123,14 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
         .n,
     ).toBe(INBOXES * PER_INBOX);
     const slug = await findPostSlug(a.base);
+    // Fedify loads on first use (docs/decisions/038-activitypub-with-fedify.md); a site whose
+    // followers followed it has loaded it: an ActivityPub request to each instance does here.
+    for (const server of servers) {
+      const actor = await fetch(`${server.base}/ap/users/owner`, {
+        headers: { accept: "application/activity+json" },
+      });
+      expect(actor.status).toBe(200);
+    }
     await fetch(`${a.base}/blog/${slug}`).then((r) => r.text());
     const probeA = () =>
       startProbe({ base: a.base, paths: [`/blog/${slug}`, "/healthz"], pid: a.child.pid! });
