@@ -191,7 +191,10 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
     );
 
     for (const type of ["Create", "Update", "Delete"]) {
-      expect(counts[type], `${type} per inbox\n${tail(a)}`).toEqual(hosts.map(() => 1));
+      expect(
+        counts[type],
+        `${type} per inbox: ${JSON.stringify(counts[type])}\n${tail(a, 10)}`,
+      ).toEqual(hosts.map(() => 1));
       expect(new Set(received.filter((r) => r.type === type).map((r) => r.id)).size).toBe(1);
     }
     expect(received.length).toBe(3 * INBOXES);
