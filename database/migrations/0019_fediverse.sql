@@ -34,7 +34,10 @@ BEGIN
   INSERT INTO jobs (kind, key, payload)
     VALUES ('social.post-changed', 'social.post-changed:' || changed_id, jsonb_build_object('postId', changed_id))
     ON CONFLICT (key) DO UPDATE
-      SET status = 'pending', run_at = now(), locked_until = NULL, attempts = 0, last_error = NULL;
+      -- A run in hand keeps counting: its claim then no longer matches (the job worker compares
+      -- attempts), so it cannot mark the re-armed job done, even once another worker claimed it.
+      SET status = 'pending', run_at = now(), locked_until = NULL, last_error = NULL,
+        attempts = CASE WHEN jobs.locked_until > now() THEN jobs.attempts + 1 ELSE 0 END;
   RETURN NULL;
 END
 $$;
