@@ -9,7 +9,7 @@ import { freshDatabase, serveOn } from "./processes";
  * upload of the same file has nothing to import.
  */
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-const PORT = Number(process.env.E2E_PORT_BASE ?? 3210) + 36;
+const PORT = Number(process.env.E2E_PORT_BASE ?? 3210) + 46;
 const WXR = "tests/fixtures/imports/wordpress/theme-unit-test-trimmed.xml";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
