@@ -142,6 +142,27 @@ for (const driver of drivers) {
       expect(items.map((item) => item.type)).toEqual(["Delete", "Update", "Create"]);
     });
 
+    it("federates nothing while nobody follows; once someone does, the next change is a Create", async () => {
+      await database.db.delete(socialFollowers);
+      const { id } = await createPost(database.db, draft);
+      await runSocialJobs(database.db);
+      expect(await outbox()).toEqual([]);
+      await database.db.insert(socialFollowers).values({
+        actorUrl: `${peer.base}/users/a`,
+        inboxUrl: `${peer.base}/users/a/inbox`,
+        sharedInboxUrl: `${peer.base}/inbox`,
+        domain: "localhost",
+      });
+      await updatePost(database.db, id, {
+        ...draft,
+        content: "<p>Seen by a follower</p>",
+        publish: { mode: "keep" },
+      });
+      await runSocialJobs(database.db);
+      expect(types()).toEqual(["Create /inbox"]);
+      expect((await outbox()).map((row) => row.type)).toEqual(["Create"]);
+    });
+
     it("serves the followers collection from the table, counted and paged", async () => {
       const ask = (path: string) =>
         app.request(`${SITE}${path}`, { headers: { accept: "application/activity+json" } });
