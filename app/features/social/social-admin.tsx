@@ -48,6 +48,14 @@ function ActionButton({
 
 const date = (iso: string) => <time dateTime={iso}>{iso.slice(0, 10)}</time>;
 
+/** What the owner may do with a pending response, in the order the buttons show. */
+const RESPONSE_ACTIONS: readonly [SocialIntent, string][] = [
+  [SOCIAL_INTENTS.approve, SOCIAL_TEXT.approve],
+  [SOCIAL_INTENTS.reject, SOCIAL_TEXT.reject],
+  [SOCIAL_INTENTS.blockAuthor, SOCIAL_TEXT.blockAuthor],
+  [SOCIAL_INTENTS.blockAuthorDomain, SOCIAL_TEXT.blockDomain],
+];
+
 /** /admin/social: the followers, the moderation queue and the block list. */
 export function SocialAdmin({ data, error }: { data: SocialAdminData; error?: string }) {
   return (
@@ -106,30 +114,15 @@ function Queue({ pending }: { pending: SocialAdminData["pending"] }) {
                   />
                 ) : null}
                 <div className="mt-3 flex flex-wrap gap-2">
-                  <ActionButton
-                    intent={SOCIAL_INTENTS.approve}
-                    id={r.id}
-                    label={SOCIAL_TEXT.approve}
-                    about={who}
-                  />
-                  <ActionButton
-                    intent={SOCIAL_INTENTS.reject}
-                    id={r.id}
-                    label={SOCIAL_TEXT.reject}
-                    about={who}
-                  />
-                  <ActionButton
-                    intent={SOCIAL_INTENTS.blockAuthor}
-                    id={r.id}
-                    label={SOCIAL_TEXT.blockAuthor}
-                    about={who}
-                  />
-                  <ActionButton
-                    intent={SOCIAL_INTENTS.blockAuthorDomain}
-                    id={r.id}
-                    label={SOCIAL_TEXT.blockDomain}
-                    about={who}
-                  />
+                  {RESPONSE_ACTIONS.map(([intent, label]) => (
+                    <ActionButton
+                      key={intent}
+                      intent={intent}
+                      id={r.id}
+                      label={label}
+                      about={who}
+                    />
+                  ))}
                 </div>
               </li>
             );
