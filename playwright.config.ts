@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
-import { NODE_FLAGS } from "./server/node-flags.mjs";
+import { NODE_ENV_WORDS, NODE_FLAGS } from "./server/node-flags.mjs";
 
 /**
  * End-to-end tests: Debian's Chromium against the built production server (npm run build).
@@ -89,7 +89,7 @@ export default defineConfig({
   webServer: Object.entries(servers).map(([name, { port, seed }]) => {
     const dataDir = `.test-output/e2e-${name}-data`;
     return {
-      command: `rm -rf ${dataDir} && node ${NODE_FLAGS.join(" ")} server.js`,
+      command: `rm -rf ${dataDir} && ${NODE_ENV_WORDS.join(" ")} node ${NODE_FLAGS.join(" ")} server.js`,
       url: `${base(port)}/healthz`,
       reuseExistingServer: false,
       timeout: 90_000,

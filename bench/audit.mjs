@@ -30,7 +30,7 @@ import { parseArgs } from "node:util";
 
 import lighthouse from "lighthouse";
 
-import { NODE_FLAGS } from "../server/node-flags.mjs";
+import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -122,6 +122,7 @@ function startServer(siteDir, port, dataDir) {
     cwd: siteDir,
     env: {
       ...inherited,
+      ...NODE_ENV_SETTINGS,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),

@@ -52,7 +52,7 @@ import { chromium } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 
-import { NODE_FLAGS } from "../server/node-flags.mjs";
+import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -522,6 +522,7 @@ async function startServer(dataDir) {
   // Its own embedded database, and no mail.
   for (const name of ["DATABASE_URL", "SMTP_URL", "RESEND_API_KEY"]) delete env[name];
   Object.assign(env, {
+    ...NODE_ENV_SETTINGS,
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),

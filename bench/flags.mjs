@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-import { NODE_FLAGS } from "../server/node-flags.mjs";
+import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
 import { runWrk } from "./wrk.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,16 +23,19 @@ const { values } = parseArgs({
 });
 const DURATION = Number(values.duration);
 
-/** The flag sets compared: today's, none, and each of today's flags dropped in turn. */
+/** The flag sets compared: today's, none, the earlier memory-first set, and others tried. */
 const ALL_SETS = {
-  production: NODE_FLAGS,
-  none: [],
-  "no --optimize-for-size": NODE_FLAGS.filter((f) => f !== "--optimize-for-size"),
-  "no --liftoff-only": NODE_FLAGS.filter((f) => f !== "--liftoff-only"),
-  "semi-space only": NODE_FLAGS.filter((f) => f.startsWith("--max-semi-space-size")),
   // WebAssembly on the baseline compiler and nothing else: V8's defaults for JavaScript and
   // its heap, so against "none" it shows what optimising PGlite's module alone is worth.
-  "liftoff only": ["--liftoff-only"],
+  production: NODE_FLAGS,
+  none: [],
+  // What the server ran with before throughput won over a 250 MB peak (decision 041).
+  "size first (until decision 041)": [
+    "--liftoff-only",
+    "--max-semi-space-size=4",
+    "--optimize-for-size",
+  ],
+  "semi-space only": ["--max-semi-space-size=4"],
   // Optimised WebAssembly, compiled one function at a time (V8 otherwise runs up to 128
   // compilation tasks at once, each with its own working memory) …
   "one wasm compile task": ["--max-semi-space-size=4", "--wasm-num-compilation-tasks=1"],
@@ -109,6 +112,7 @@ async function start(flags, dataDir) {
   const env = { ...process.env };
   for (const name of ["DATABASE_URL", "SMTP_URL", "RESEND_API_KEY"]) delete env[name];
   Object.assign(env, {
+    ...NODE_ENV_SETTINGS,
     NODE_ENV: "production",
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -28,7 +28,7 @@ import { parseArgs } from "node:util";
 
 import sharp from "sharp";
 
-import { NODE_FLAGS } from "../server/node-flags.mjs";
+import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
 import { runWrk } from "./wrk.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -260,6 +260,7 @@ async function main() {
     cwd: root,
     env: {
       ...env,
+      ...NODE_ENV_SETTINGS,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(SITE_PORT),

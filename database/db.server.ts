@@ -11,7 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { Client as PgClient } from "pg";
 
 import * as schema from "./schema";
-import { templateFor } from "./pglite-template.mjs";
+import { copyTemplate } from "./pglite-template.mjs";
 import { ensureWalReserve, keepWalReserve, type WalReport } from "./pglite-wal";
 import { withPreparedStatements } from "./prepared-pglite";
 
@@ -70,7 +70,7 @@ export type OpenOptions = {
   databaseUrl?: string;
   dataDir: string;
   /**
-   * A tarball of a freshly initialised cluster (./pglite-template.mjs): an empty `dataDir`
+   * A folder holding a freshly initialised cluster (./pglite-template.mjs): an empty `dataDir`
    * starts as a copy of it instead of running initdb. Ignored when `dataDir` holds a cluster.
    */
   template?: string;
@@ -87,9 +87,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // PGlite does not create parent directories: make DATA_DIR first.
     const dir = path.resolve(options.dataDir);
     mkdirSync(dir, { recursive: true });
+    copyTemplate(dir, options.template);
     client = await PGlite.create(dir, {
       extensions: PGLITE_EXTENSIONS,
-      loadDataDir: templateFor(dir, options.template),
       // PostgreSQL's default 128 MB of shared buffers lives inside the WebAssembly memory,
       // which never shrinks; this site's working set fits in far less, and the kernel caches
       // the data files anyway. Start-up peak fell to 166 MB (docs/measurements/memory.md).

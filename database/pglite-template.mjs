@@ -2,11 +2,18 @@
 // an empty DATA_DIR instead of running initdb: PGlite's initdb starts a second PostgreSQL
 // instance beside the one that will serve, and a first start's peak held both. What it saved:
 // docs/decisions/022-pglite-template.md. Migrations and the seed still run at start.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+//
+// The template is a folder of the cluster's files, copied by the file system, not a tarball
+// given to PGlite (`loadDataDir`): PGlite reads a tarball whole into memory and unpacks it
+// there, which took a first start's peak about 100 MB above a restart's (decision 041).
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
 const require = createRequire(import.meta.url);
+
+/** The file whose presence makes a folder a cluster; copied last, so a cut copy is no cluster. */
+const CLUSTER_MARK = "PG_VERSION";
 
 /** The installed PGlite's version: a template serves only the PGlite that made it. */
 export function pgliteVersion() {
@@ -18,28 +25,34 @@ export function pgliteVersion() {
 
 /** Where the build keeps the template for the installed PGlite. */
 export function templatePath(buildDir) {
-  return path.join(buildDir, `pglite-template-${pgliteVersion()}.tar.gz`);
+  return path.join(buildDir, `pglite-template-${pgliteVersion()}`);
 }
 
-/** Initialises a cluster in memory and writes it, gzipped, to `file` (whole or not at all). */
-export async function makeTemplate(file) {
+/** Initialises a cluster in the folder `dir` (whole or not at all). */
+export async function makeTemplate(dir) {
   const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create();
-  try {
-    const dump = await db.dumpDataDir("gzip");
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    renameSync(partial, file);
-  } finally {
-    await db.close();
-  }
+  const partial = `${dir}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  const db = await PGlite.create(partial);
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(partial, dir);
 }
 
 /**
- * The template to load into `dataDir`, or undefined when the directory already holds a
- * cluster or no template was built for this PGlite (then PGlite runs initdb as before).
+ * Copies the template into `dataDir` when the directory holds no cluster yet and a template was
+ * built for this PGlite; otherwise leaves it (PGlite then opens the cluster, or runs initdb).
+ * A copy cut short (a full disk, a crash) lacks PG_VERSION, and the next start copies again.
  */
-export function templateFor(dataDir, file) {
-  if (!file || existsSync(path.join(dataDir, "PG_VERSION")) || !existsSync(file)) return undefined;
-  return new Blob([readFileSync(file)]);
+export function copyTemplate(dataDir, templateDir) {
+  if (!templateDir || existsSync(path.join(dataDir, CLUSTER_MARK))) return false;
+  if (!existsSync(path.join(templateDir, CLUSTER_MARK))) return false;
+  cpSync(templateDir, dataDir, {
+    recursive: true,
+    force: true,
+    filter: (source) => path.relative(templateDir, source) !== CLUSTER_MARK,
+  });
+  cpSync(path.join(templateDir, CLUSTER_MARK), path.join(dataDir, CLUSTER_MARK));
+  return true;
 }

@@ -12,6 +12,6 @@ if (!buildDir || !existsSync(buildDir)) {
   console.error("usage: node scripts/pglite-template.mjs <an existing build folder>");
   process.exit(2);
 }
-const file = templatePath(path.resolve(buildDir));
-await makeTemplate(file);
-console.log(`Embedded database template: ${path.relative(process.cwd(), file)}`);
+const dir = templatePath(path.resolve(buildDir));
+await makeTemplate(dir);
+console.log(`Embedded database template: ${path.relative(process.cwd(), dir)}/`);

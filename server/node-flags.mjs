@@ -1,13 +1,24 @@
-// The V8 flags the production server runs with (`npm run serve`, the benchmarks and the tests
-// that start it). Command-line only: V8 reads them when it sets up its heap and its WebAssembly
-// engine, so server.js cannot set them itself. Why each: docs/decisions/010-memory.md.
+// How the production server's process starts (`npm run serve`, the benchmarks and the tests that
+// start it): V8 flags and C library settings, read by V8 and glibc when the process begins, so
+// server.js cannot set them itself. Why each: docs/decisions/041-throughput-flags.md.
 export const NODE_FLAGS = [
   // PGlite's WebAssembly stays on V8's baseline compiler: optimising one function of its
-  // module alone takes about 570 MB of compiler memory, for little speed (decision 010).
+  // module alone takes about 570 MB of compiler memory, for little speed. V8's JavaScript heap
+  // keeps its defaults: the smaller heaps cost uncached pages a third to a half of their speed.
   "--liftoff-only",
-  // A 4 MB young generation per half: the default grows to 32 MB under load.
-  "--max-semi-space-size=4",
-  // A smaller heap and less optimised code: about 90 MB less at the peak of uncached rendering,
-  // for a millisecond or two more per uncached page.
-  "--optimize-for-size",
 ];
+
+/** The environment the server starts with, beside its own configuration. */
+export const NODE_ENV_SETTINGS = {
+  // glibc's malloc keeps an arena per thread that ever allocated (libuv's pool, sharp's and the
+  // share cards' threads) and seldom gives their pages back: two arenas hold about 100 MB less
+  // at rest after a first start. Other C libraries ignore both settings.
+  MALLOC_ARENA_MAX: "2",
+  // Blocks from 128 KB up get pages of their own, given back when freed. glibc's default starts
+  // there but raises the bar after each such block is freed, so the share cards' and the images'
+  // buffers end up in the heap and stay resident: about 90 MB more at rest after a first start.
+  MALLOC_MMAP_THRESHOLD_: "131072",
+};
+
+/** `NAME=value` words for a shell command line (package.json, Playwright's web servers). */
+export const NODE_ENV_WORDS = Object.entries(NODE_ENV_SETTINGS).map(([k, v]) => `${k}=${v}`);

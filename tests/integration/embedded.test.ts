@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -28,7 +28,7 @@ describe("the embedded database on disk", () => {
   });
 
   it("an empty DATA_DIR starts as a copy of the template (no initdb); one that holds a cluster ignores the template", async () => {
-    const template = path.join(parent, "template.tar.gz");
+    const template = path.join(parent, "template");
     await makeTemplate(template);
     // initdb draws a new system identifier (the first 8 bytes of global/pg_control) every time.
     const systemId = (dir: string) =>
@@ -43,7 +43,7 @@ describe("the embedded database on disk", () => {
     }
     const initdb = await openDatabase({
       dataDir: c,
-      template: path.join(parent, "missing.tar.gz"),
+      template: path.join(parent, "missing"),
     });
     await initdb.close();
     expect(systemId(a)).toBe(systemId(b));
@@ -55,5 +55,26 @@ describe("the embedded database on disk", () => {
     expect(rows.map((r) => r.title)).toEqual([a]);
     await reopened.close();
     expect(systemId(a)).toBe(systemId(b));
+  });
+
+  it("a copy of the template cut short (no PG_VERSION) is copied again at the next start", async () => {
+    const template = path.join(parent, "template-cut");
+    await makeTemplate(template);
+    const dataDir = path.join(parent, "cut");
+    // What a crash or a full disk during the copy leaves: some files, and no PG_VERSION, which
+    // is copied last.
+    cpSync(path.join(template, "global"), path.join(dataDir, "global"), { recursive: true });
+    writeFileSync(path.join(dataDir, "global/pg_control"), "torn");
+    expect(existsSync(path.join(dataDir, "PG_VERSION"))).toBe(false);
+
+    const handle = await openDatabase({ dataDir, template });
+    await handle.migrate(MIGRATIONS);
+    await handle.db.execute("insert into blog_posts (title, content) values ('After', 'x')");
+    const rows = await queryRows<{ title: string }>(handle.db, "select title from blog_posts");
+    expect(rows.map((r) => r.title)).toEqual(["After"]);
+    await handle.close();
+    expect(readFileSync(path.join(dataDir, "PG_VERSION"), "utf8")).toBe(
+      readFileSync(path.join(template, "PG_VERSION"), "utf8"),
+    );
   });
 });

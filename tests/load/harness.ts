@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 
-import { NODE_FLAGS } from "../../server/node-flags.mjs";
+import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../../server/node-flags.mjs";
 
 /** Node 24 from the `node` devDependency, never the system's. */
 const NODE = path.resolve(import.meta.dirname, "../../node_modules/.bin/node");
@@ -55,6 +55,7 @@ export async function startServer(port: number, env: Record<string, string>) {
     cwd: inject("serverRoot"),
     env: {
       ...inherited,
+      ...NODE_ENV_SETTINGS,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),

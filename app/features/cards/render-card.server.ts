@@ -13,7 +13,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
-import sharp from "sharp";
+
+import { loadSharp } from "~/lib/sharp.server";
 
 import { CARD_LIMITS, CARD_SIZE } from "./card";
 
@@ -202,6 +203,7 @@ export async function drawCards(cards: CardSpec[]): Promise<Uint8Array[]> {
  * off the event loop.
  */
 async function compress(png: Uint8Array): Promise<Uint8Array> {
+  const sharp = await loadSharp();
   let out: Uint8Array = png;
   for (const colours of CARD_LIMITS.paletteColours) {
     out = await sharp(png)

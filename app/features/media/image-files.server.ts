@@ -5,7 +5,10 @@
  * carries no metadata. No withMetadata/keepExif anywhere: sharp writes no metadata unless told to.
  */
 
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type Sharp from "sharp";
+import type { Metadata, OutputInfo } from "sharp";
+
+import { loadSharp } from "~/lib/sharp.server";
 
 import { ANIMATION_MAX_PIXELS, PHOTO_MAX_PIXELS, type MediaType } from "./uploads";
 
@@ -37,7 +40,7 @@ type Decoded = { data: Buffer; info: OutputInfo };
  * (read as one, so a resize scales every frame). Raw output is never premultiplied, whatever
  * its info's `premultiplied` says of the steps that made it: passing that on doubles colours.
  */
-function pixelsOf({ data, info }: Decoded) {
+function pixelsOf(sharp: typeof Sharp, { data, info }: Decoded) {
   const { width, height, channels } = info;
   const pageHeight = info.pageHeight && info.pageHeight < height ? info.pageHeight : undefined;
   return () =>
@@ -58,7 +61,9 @@ function fileOf(contentType: MediaType, { data, info }: Decoded): ProcessedFile 
  */
 export async function photoFiles(bytes: Uint8Array, widths: number[]): Promise<ProcessedFile[]> {
   const largest = widths[widths.length - 1]!;
+  const sharp = await loadSharp();
   const pixels = pixelsOf(
+    sharp,
     await sharp(bytes, DECODE)
       .rotate()
       .resize(largest, largest, { fit: "cover" })
@@ -88,7 +93,9 @@ export async function stillImageFiles(
   widths: number[],
   fallbackType: string,
 ): Promise<ProcessedFile[]> {
+  const sharp = await loadSharp();
   const pixels = pixelsOf(
+    sharp,
     await sharp(bytes, DECODE)
       .rotate()
       .resize({ width: widths[widths.length - 1]! })
@@ -129,7 +136,9 @@ export async function animatedImageFiles(
   fallbackType: string,
 ): Promise<ProcessedFile[]> {
   const largest = widths[widths.length - 1]!;
+  const sharp = await loadSharp();
   const pixels = pixelsOf(
+    sharp,
     await sharp(bytes, { ...DECODE, animated: true, limitInputPixels: ANIMATION_MAX_PIXELS })
       .resize({ width: largest })
       .raw()

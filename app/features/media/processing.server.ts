@@ -12,7 +12,9 @@
  */
 
 import { fileTypeFromBuffer } from "file-type";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+
+import { loadSharp } from "~/lib/sharp.server";
 
 import {
   animatedImageFiles,
@@ -60,16 +62,6 @@ export const refusalAnswer = (
       }
     : { status: 400, headers: {} };
 
-/**
- * libvips' own threads for one image, and its operation cache. The default is a thread per
- * core, so one upload took both of this machine's cores from the requests; one thread leaves
- * the others to the site (bench/images.mjs measures both). The cache keeps recent operations'
- * results for reuse, which one-off uploads never have: off, so a processed upload's memory is
- * given back at once.
- */
-export const SHARP_THREADS = 1;
-sharp.concurrency(SHARP_THREADS);
-sharp.cache(false);
 
 /** The image pipeline's turns: one job at a time in this process, a few waiting (./queue.server.ts). */
 const processing = createJobQueue(PROCESSING_MAX_WAITING);
@@ -154,6 +146,7 @@ async function checkPicture(
   try {
     // The header only: the dimensions and the frame count are known before a single pixel is
     // decoded (for a GIF, its frames' headers are scanned, their pixels are not decompressed).
+    const sharp = await loadSharp();
     const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
     if (header.format !== decoder || !header.width || !header.height) return refuse(wrongType);
     const animated = kind === "image" && (decoder === "gif" || decoder === "webp");
