@@ -25,6 +25,9 @@ export default defineConfig({
     },
   },
   resolve: { tsconfigPaths: true },
+  // KaTeX's fonts stay files (content-hashed, cached for good): a data: URL breaks the Content
+  // Security Policy's font-src 'self'.
+  build: { assetsInlineLimit: (file) => (/katex/i.test(file) ? false : undefined) },
   plugins: [tailwindcss(), reactRouter()],
   server: {
     // PGlite writes into DATA_DIR while the dev server runs; watching it would reload the page on

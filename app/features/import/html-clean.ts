@@ -1,3 +1,5 @@
+import { calloutHtml, footnoteHtml, mathHtml } from "~/features/posts";
+
 /**
  * Cleaning of the HTML old blogging systems store, before the posts feature's own sanitizer:
  * what that sanitizer would keep as litter (WordPress shortcodes as bracketed text) or would
@@ -27,8 +29,9 @@ const KNOWN_SHORTCODES = [
   "soundcloud",
   "slideshare",
   "archives",
-  "latex",
 ];
+/** Jetpack's LaTeX: `[latex]x^2[/latex]` and `$latex x^2$`. */
+const LATEX_SHORTCODE = /\[latex\]([\s\S]*?)\[\/latex\]|\$latex\s+([^$]+?)\$/g;
 const OTHER_SHORTCODE = new RegExp(
   `\\[\\/?(?:${KNOWN_SHORTCODES.join("|")})(?:\\s[^\\]]*)?\\]`,
   "g",
@@ -79,18 +82,70 @@ export function autoParagraphs(html: string): string {
     .join("\n");
 }
 
+/** Text of some HTML, inline tags dropped without a space (`<em>note</em>.` is "note."). */
+const decodeText = (html: string) =>
+  textOf(html.replace(/<\/?(?:em|strong|b|i|u|s|code|a|span|sup|sub|mark)\b[^>]*>/gi, ""));
+
+/**
+ * Footnotes as the editor writes them (`<span class="footnote">note</span>` where referenced):
+ * a `<sup>` linking to `#id` whose list item `id` holds the note, as WordPress's footnotes block
+ * and Ghost's Markdown cards (markdown-it) write them. The notes' list goes; a reference with no
+ * note stays as it was.
+ */
+export function footnotesAsSpans(html: string): string {
+  const notes = new Map<string, string>();
+  for (const item of html.matchAll(/<li\b[^>]*\bid=["']([^"']+)["'][^>]*>([\s\S]*?)<\/li>/gi)) {
+    // The note's text without its back link (↩).
+    const text = decodeText(
+      item[2]!.replace(/<a\b[^>]*href=["']#[^"']*["'][^>]*>[\s\S]*?<\/a>/gi, ""),
+    );
+    notes.set(item[1]!, text.replace(/\s*(?:↩\uFE0E?)+\s*$/u, "").trim());
+  }
+  if (notes.size === 0) return html;
+  let used = false;
+  const referenced = html.replace(
+    /<sup\b[^>]*>\s*<a\b[^>]*href=["']#([^"']+)["'][^>]*>[\s\S]*?<\/a>\s*<\/sup>/gi,
+    (sup, id: string) => {
+      const note = notes.get(id);
+      if (note === undefined) return sup;
+      used = true;
+      return footnoteHtml(note);
+    },
+  );
+  if (!used) return html;
+  return referenced
+    .replace(/<section\b[^>]*class=["'][^"']*footnotes[^"']*["'][^>]*>[\s\S]*?<\/section>/gi, "")
+    .replace(
+      /<ol\b[^>]*class=["'][^"']*(?:wp-block-footnotes|footnotes-list)[^"']*["'][^>]*>[\s\S]*?<\/ol>/gi,
+      "",
+    )
+    .replace(/<hr\b[^>]*class=["'][^"']*footnotes-sep[^"']*["'][^>]*>/gi, "");
+}
+
+/** Ghost's callout card as a note: its emoji goes, its text stays. */
+export function ghostCallouts(html: string): string {
+  return html.replace(
+    /<div\b[^>]*class=["'][^"']*kg-callout-card[^"']*["'][^>]*>\s*(?:<div\b[^>]*kg-callout-emoji[^>]*>[\s\S]*?<\/div>\s*)?<div\b[^>]*kg-callout-text[^>]*>([\s\S]*?)<\/div>\s*<\/div>/gi,
+    (_card, text: string) => calloutHtml("note", `<p>${text.trim()}</p>`),
+  );
+}
+
 /** WordPress post content (classic or block editor) as plain HTML. */
 export function cleanWordPressHtml(content: string): string {
   let html = content.replace(HTML_COMMENT, "");
+  html = html.replace(LATEX_SHORTCODE, (_all, tag?: string, dollar?: string) =>
+    mathHtml(decodeText(tag ?? dollar ?? ""), false),
+  );
+  html = footnotesAsSpans(html);
   html = codeShortcodes(html);
   html = captionShortcodes(html);
   html = html.replace(OTHER_SHORTCODE, "");
   return /<(?:p|div|h[1-6]|ul|ol|pre|figure)\b/i.test(html) ? html.trim() : autoParagraphs(html);
 }
 
-/** Ghost's HTML without its cards' marker comments. */
+/** Ghost's HTML without its cards' marker comments, its footnotes and callouts as the editor's. */
 export function cleanGhostHtml(html: string): string {
-  return html.replace(GHOST_CARD_COMMENT, "").trim();
+  return ghostCallouts(footnotesAsSpans(html.replace(GHOST_CARD_COMMENT, ""))).trim();
 }
 
 /** The `src` of every `<img>` of some HTML, in order, once each. */

@@ -24,16 +24,39 @@ test("TOML front matter (Hugo): title, date, description, tags; shortcodes and <
     canonicalUrl: null,
   });
   expect(posts[0]!.publishedAt?.toISOString()).toBe("2019-03-10T00:00:00.000Z");
-  expect(posts[0]!.body.format).toBe("markdown");
+  expect(posts[0]!.body.format).toBe("html");
   expect(posts[0]!.body.text).not.toMatch(/\{\{[<%]|<!--more-->/);
-  expect(posts[0]!.body.text).toMatch(/^Hugo ships with several \[Built-in Shortcodes\]/);
+  expect(posts[0]!.body.text).toMatch(
+    /^<h2>Hugo ships with several <a href="[^"]+">Built-in Shortcodes<\/a>/,
+  );
 });
 
-test("YAML front matter: the math post keeps its $$ blocks for the reader", () => {
+test("YAML front matter: the math post's formulas become the editor's math", () => {
   const { posts } = parseMarkdown([read("math-typesetting.md")]);
   expect(posts[0]).toMatchObject({ title: "Math Typesetting", slug: "math-typesetting", tags: [] });
   expect(posts[0]!.publishedAt?.toISOString()).toBe("2019-03-08T00:00:00.000Z");
-  expect(posts[0]!.body.text).toContain("$$");
+  expect(posts[0]!.body.text).toMatch(/<div class="math math-display" data-tex="[^"]+">/);
+  expect(posts[0]!.body.text).not.toContain("$$");
+});
+
+test("footnotes, math and GitHub's alerts become the editor's markup", () => {
+  const text = [
+    "---",
+    "title: Blocks",
+    "---",
+    "Said[^1] with $e^{i\\pi}$.",
+    "",
+    "> [!TIP]",
+    "> Try it.",
+    "",
+    "[^1]: A note.",
+  ].join("\n");
+  const { posts } = parseMarkdown([{ name: "blocks.md", text }]);
+  expect(posts[0]!.body.text).toBe(
+    '<p>Said<span class="footnote">A note.</span> with ' +
+      '<span class="math math-inline" data-tex="e^{i\\pi}">e^{i\\pi}</span>.</p>\n' +
+      '<div class="callout callout-tip" data-callout="tip"><p>Try it.</p>\n</div>',
+  );
 });
 
 test("Jekyll names, draft, slug, canonical_url and comma tags in front matter", () => {

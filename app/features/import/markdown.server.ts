@@ -1,7 +1,7 @@
 import { readFrontMatter } from "./front-matter.server";
 import { imagesOfMarkdown } from "./html-clean";
 import type { ImportedPost, ParsedExport, SkippedEntry } from "./types";
-import { postSlugOf } from "~/features/posts";
+import { markdownToHtml, postSlugOf } from "~/features/posts";
 
 /** One Markdown file of a folder or zip: its path inside and its text. */
 export type MarkdownFile = { name: string; text: string };
@@ -57,7 +57,8 @@ function postOf(file: MarkdownFile, data: Record<string, unknown>, content: stri
     publishedAt: dateOf(data["date"]) ?? dateOf(data["pubDate"]) ?? fromName.date,
     updatedAt: dateOf(data["lastmod"]) ?? dateOf(data["updated"]) ?? dateOf(data["updatedDate"]),
     tags: tagsOf(data["tags"]),
-    body: { format: "markdown", text: body },
+    // As the editor's Markdown paste makes it: footnotes, math and GitHub's alerts included.
+    body: { format: "html", text: markdownToHtml(body) },
     canonicalUrl: string(data["canonical_url"]) || string(data["canonicalURL"]) || null,
     images: imagesOfMarkdown(body),
   };

@@ -1,5 +1,6 @@
 import { formatBytes } from "~/lib/format";
 import { highlightCodeBlocks } from "./highlight.server";
+import { renderMath } from "./math.server";
 import { imagesWithoutAlt, missingAltText, postBodyLimit, POST_LIMITS, textOfHtml } from "./rules";
 import { autosaveSchema, postSchema, type AutosaveInput, type PostInput } from "./schema";
 import { loadPostSanitizer, loadWriteSanitizer } from "./sanitize.server";
@@ -35,7 +36,8 @@ export async function readPostWrite(request: Request): Promise<PostWrite> {
 
 /**
  * Post HTML as a save stores it (the editor's, an import's): sanitized, refused when it has no
- * text or an image without alternative text, its code blocks highlighted.
+ * text, an image without alternative text or math KaTeX cannot read (./math.server.ts), its
+ * code blocks highlighted and its math rendered.
  */
 export async function storableContent(
   html: string,
@@ -44,9 +46,11 @@ export async function storableContent(
   if (textOfHtml(clean) === "") return { ok: false, error: "Content is required." };
   const withoutAlt = imagesWithoutAlt(clean);
   if (withoutAlt > 0) return { ok: false, error: missingAltText(withoutAlt) };
+  const math = renderMath(clean);
+  if (!math.ok) return math;
   // Stored as the stored sanitizer writes it (its entities, its attribute order), so that the
   // sanitizing on every render finds nothing to change.
-  return { ok: true, html: (await loadPostSanitizer())(await highlightCodeBlocks(clean)) };
+  return { ok: true, html: (await loadPostSanitizer())(await highlightCodeBlocks(math.html)) };
 }
 
 type Failure = { ok: false; status: number; error: string };

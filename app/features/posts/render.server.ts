@@ -11,8 +11,12 @@
  * - Each table scrolls sideways inside its own frame, so a phone's page never does.
  * - Each image offers its WebP widths with the upload's own format as fallback, keeps its width
  *   and height (no layout shift), and loads lazily unless it is the first thing on screen.
+ * - Footnotes are numbered and gathered at the end, callouts labelled (./blocks-render.server.ts);
+ *   a post with math says so, for its page to load KaTeX's stylesheet.
  */
+import { FOOTNOTES_HEADING_ID, footnoteIds, renderBlocks } from "./blocks-render.server";
 import { codeLanguageLabel } from "./code-languages";
+import { hasMath } from "./math.server";
 import { decodeEntities, READING_WORDS_PER_MINUTE, textOfHtml } from "./rules";
 import type { RenderedPost, TocEntry } from "./reader/post-view";
 import { slugify } from "./slug";
@@ -91,9 +95,12 @@ export function readingMinutes(html: string): number {
 }
 
 export function renderPostHtml(html: string): RenderedPost {
-  const used = new Set<string>(RESERVED_IDS);
+  const blocks = renderBlocks(html);
+  const used = new Set<string>(RESERVED_IDS).add(FOOTNOTES_HEADING_ID);
+  const footnotes = blocks.footnotes.match(/<li /g)?.length ?? 0;
+  for (let n = 1; n <= footnotes; n++) Object.values(footnoteIds(n)).forEach((id) => used.add(id));
   const headings: TocEntry[] = [];
-  let rendered = html.replace(HEADING, (_match, level: string, inner: string) => {
+  let rendered = blocks.html.replace(HEADING, (_match, level: string, inner: string) => {
     const text = decodeEntities(textOfHtml(inner));
     const base = slugify(text) || "section";
     let id = base;
@@ -147,9 +154,10 @@ export function renderPostHtml(html: string): RenderedPost {
   });
 
   return {
-    html: rendered,
+    html: rendered + blocks.footnotes,
     toc: headings.length >= TOC_MIN_HEADINGS ? headings : [],
     readingMinutes: readingMinutes(html),
+    hasMath: hasMath(html),
   };
 }
 

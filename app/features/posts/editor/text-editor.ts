@@ -1,10 +1,12 @@
 import { TableKit } from "@tiptap/extension-table";
 import { Markdown } from "@tiptap/markdown";
-import { Extension, useEditor } from "@tiptap/react";
+import { Extension, generateJSON, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import type { RefObject } from "react";
 
 import { BlockShortcuts } from "./block-shortcuts";
+import { hasMarkdownBlocks, markdownToHtml } from "../markdown-blocks";
+import { BLOCK_EXTENSIONS } from "./blocks";
 import type { Notice } from "./editor-commands";
 import { checkLink } from "./links";
 import {
@@ -49,6 +51,7 @@ function postExtensions(handlers: RefObject<EditorHandlers>) {
     }),
     TableKit.configure({ table: { resizable: false } }),
     PostImage,
+    ...BLOCK_EXTENSIONS,
     Markdown,
     BlockShortcuts,
     Extension.create({
@@ -118,9 +121,15 @@ export function usePostTextEditor({
   function pasteMarkdown(event: ClipboardEvent): boolean {
     const text = event.clipboardData?.getData("text/plain") ?? "";
     const html = event.clipboardData?.getData("text/html") ?? "";
-    if (!editor || editor.isActive("codeBlock") || !looksLikeMarkdown(text)) return false;
+    const blocks = hasMarkdownBlocks(text);
+    if (!editor || editor.isActive("codeBlock") || !(blocks || looksLikeMarkdown(text)))
+      return false;
     if (html && !htmlIsJustText(html)) return false;
-    const { content, droppedImages } = fitMarkdown(editor.markdown!.parse(text));
+    // Footnotes, math and GitHub's alerts are read as the Markdown import reads them.
+    const doc = blocks
+      ? generateJSON(markdownToHtml(text), editor.extensionManager.extensions)
+      : editor.markdown!.parse(text);
+    const { content, droppedImages } = fitMarkdown(doc);
     if (content.length === 0) return false;
     editor.chain().focus().insertContent(content).run();
     onNotice(droppedImages > 0 ? { kind: "alert", text: droppedImagesText(droppedImages) } : null);

@@ -26,6 +26,7 @@ export function selectToolbarState({ editor }: EditorStateSnapshot<Editor>) {
     orderedList: isActive(judged, "orderedList"),
     blockquote: isActive(judged, "blockquote"),
     codeBlock: isActive(judged, "codeBlock"),
+    callout: isActive(judged, "callout"),
     code: isActive(judged, "code"),
     link: isActive(judged, "link"),
     table: isActive(state, "table"),

@@ -6,6 +6,7 @@ import {
   Heading2,
   Heading3,
   ImagePlus,
+  Info,
   Italic,
   Link2,
   List,
@@ -13,8 +14,10 @@ import {
   Minus,
   Quote,
   Redo2,
+  Sigma,
   SquareCode,
   Strikethrough,
+  Superscript,
   Table,
   Undo2,
   type LucideIcon,
@@ -23,6 +26,7 @@ import { useId, type MouseEvent } from "react";
 
 import { CODE_LANGUAGES, PLAIN_TEXT } from "../code-languages";
 
+import { insertFootnote, insertMath, toggleCallout } from "./blocks";
 import { selectToolbarState, type ToolbarState } from "./toolbar-state";
 import { toggleBlock } from "./trailing-paragraph";
 
@@ -47,6 +51,9 @@ const block =
   (editor: Editor): void => {
     toggleBlock(editor, toggle);
   };
+
+/** A footnote's text or a formula's TeX, asked for in the browser's own dialog. */
+const ask = (label: string, value: string) => window.prompt(label, value);
 
 const groups: Format[][] = [
   [
@@ -136,6 +143,16 @@ const groups: Format[][] = [
       label: "Horizontal rule",
       icon: Minus,
       run: (e) => e.chain().focus().setHorizontalRule().run(),
+    },
+  ],
+  [
+    { label: "Footnote", icon: Superscript, run: (e) => insertFootnote(e, ask) },
+    { label: "Math", icon: Sigma, run: (e) => insertMath(e, ask) },
+    {
+      label: "Callout (note, tip, warning)",
+      icon: Info,
+      active: "callout",
+      run: (e) => toggleCallout(e),
     },
   ],
 ];

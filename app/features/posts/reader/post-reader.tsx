@@ -1,6 +1,7 @@
 import { ArrowLeft, Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import katexStylesheet from "katex/dist/katex.min.css?url";
 
 import { attachContentActions, useIsOwner, useSite } from "~/features/site";
 
@@ -37,6 +38,10 @@ export function PostReader({ post, related }: { post: PostView | null; related: 
   return (
     // An h-entry (microformats2) for Webmention receivers and IndieWeb readers.
     <article className="h-entry mx-auto max-w-3xl py-12">
+      {/* KaTeX's stylesheet (and so its fonts) on a post with math only; React puts it in the head. */}
+      {post.content.hasMath || post.contentEn?.hasMath ? (
+        <link rel="stylesheet" href={katexStylesheet} precedence="katex" />
+      ) : null}
       <EntryAuthor path={postPath(post.slug)} />
       <div className="flex items-center justify-between">
         <BackToBlog />

@@ -12,6 +12,8 @@ export type RenderedPost = {
   /** The h2/h3 headings, in order; empty when there are fewer than TOC_MIN_HEADINGS. */
   toc: TocEntry[];
   readingMinutes: number;
+  /** Whether it holds math: its page then loads KaTeX's stylesheet (and that page only). */
+  hasMath: boolean;
 };
 
 export type PostView = {
