@@ -146,6 +146,10 @@ for (const driver of drivers) {
     it("sends a change's URLs once, signed, from one job though every instance heard it", async () => {
       await start();
       const post = await newPost("Purged at once");
+      // Within the purge's wait: its URLs are read when it is sent.
+      await db().execute(
+        sql`insert into post_tags (post_id, tag, position) values (${post.id}, 'go', 0)`,
+      );
       await until(async () => (await purgeJobs()).length === 1, "the purge job");
       await until(() => receiver.received.length === 1, "the purge request");
       // Both instances' workers had time to send a second one.
@@ -157,6 +161,8 @@ for (const driver of drivers) {
       expect(urls).toContain(`${SITE}/blog`);
       expect(urls).toContain(`${SITE}/rss.xml`);
       expect(urls).toContain(`${SITE}/sitemap.xml`);
+      expect(urls).toContain(`${SITE}/blog/tags/go`);
+      expect(urls).toContain(`${SITE}/blog/tags/go/rss.xml`);
       expect(urls).not.toContain(`${SITE}/`);
       expect(await purgeJobs()).toEqual([]);
     });
