@@ -32,6 +32,7 @@ import { securityOptionsOf } from "./security";
 import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
 import { createRouteResolver, recordsOf } from "./routing";
 import { PageCache } from "./page-cache/store";
+import { cdnPurgeOnChange, configureCdnPurge, purgeTargetsOf } from "./page-cache/purge";
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -138,7 +139,12 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
   const ownerReady = ownerPasswordInPlace(database, env);
 
   // A route without a policy (app/route-policy.ts) stops the server here, not at its first request.
-  createRouteResolver(recordsOf((await (dev?.loadBuild ?? bundledBuild)()).routes));
+  const routes = recordsOf((await (dev?.loadBuild ?? bundledBuild)()).routes);
+  createRouteResolver(routes);
+  // CDN_PURGE_URL: each change's public URLs are sent there too (./page-cache/purge.ts).
+  configureCdnPurge(
+    env.cdnPurge && { ...env.cdnPurge, siteUrl: env.siteUrl, targets: purgeTargetsOf(routes) },
+  );
 
   const workers = startWorkers(database, root, env);
   // Development renders every request, so edits to the code show at once.
@@ -281,7 +287,9 @@ async function followChanges(
     // first publication its newsletter, migration 0014): committed now, so a look finds it at
     // once instead of at the next poll.
     workers.jobs.wake();
+    purgeCdn(payload);
   };
+  const purgeCdn = cdnPurgeOnChange(database.db, workers.jobs.wake);
   const pageCacheLink = pageCache ? await linkPageCache(pageCache, database, forgetOnChange) : null;
   const profileListener = pageCache
     ? null

@@ -13,6 +13,7 @@ import {
   type JobHandler,
 } from "../app/lib/jobs.server";
 import { errorMessage, logEvent } from "../app/lib/log.server";
+import { CDN_PURGE_JOB } from "./page-cache/purge";
 
 /** Every kind of job the site runs, from the features that define them. */
 export const SITE_JOBS: readonly JobHandler[] = [
@@ -24,6 +25,7 @@ export const SITE_JOBS: readonly JobHandler[] = [
   ...SOCIAL_JOBS,
   ...WEBMENTION_JOBS,
   ...IMPORT_JOBS,
+  CDN_PURGE_JOB,
 ];
 
 export type JobWorker = {

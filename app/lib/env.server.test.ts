@@ -28,7 +28,25 @@ describe("parseEnv", () => {
       backupKeep: 7,
       mediaCacheBytes: 256 * 1024 * 1024,
       fetchAllowPrivate: false,
+      cdnPurge: null,
     });
+  });
+
+  it("sends CDN purges only with both CDN_PURGE_URL and a long enough CDN_PURGE_SECRET", () => {
+    const secret = "0123456789abcdef";
+    expect(
+      parseEnv({ CDN_PURGE_URL: "http://127.0.0.1:8080/purge", CDN_PURGE_SECRET: secret }).cdnPurge,
+    ).toEqual({ url: "http://127.0.0.1:8080/purge", secret });
+    expect(() => parseEnv({ CDN_PURGE_URL: "http://cdn.example/purge" })).toThrow(
+      "CDN_PURGE_SECRET: expected with CDN_PURGE_URL",
+    );
+    expect(() => parseEnv({ CDN_PURGE_SECRET: secret })).toThrow("CDN_PURGE_SECRET");
+    expect(() =>
+      parseEnv({ CDN_PURGE_URL: "http://cdn.example/purge", CDN_PURGE_SECRET: "short" }),
+    ).toThrow("CDN_PURGE_SECRET: expected at least 16 characters (got a value that is not shown)");
+    expect(() =>
+      parseEnv({ CDN_PURGE_URL: "ftp://cdn.example/purge", CDN_PURGE_SECRET: secret }),
+    ).toThrow("CDN_PURGE_URL: expected an http:// or https:// URL");
   });
 
   it("lets outgoing fetches reach private addresses only when FETCH_ALLOW_PRIVATE says so", () => {

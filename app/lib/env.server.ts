@@ -42,6 +42,9 @@ const PAGE_CACHE_MB = { default: 64, min: 1, max: 4096 } as const;
 const MEDIA_CACHE_MB = { default: 256, min: 0, max: 1024 * 1024 } as const;
 const MiB = 1024 * 1024;
 
+/** The shortest CDN_PURGE_SECRET taken: an HMAC key anyone could guess signs nothing. */
+const CDN_PURGE_SECRET_MIN = 16;
+
 const rawSchema = z.object({
   NODE_ENV: z.preprocess(
     blankIsUnset,
@@ -154,6 +157,16 @@ const rawSchema = z.object({
       .max(MEDIA_CACHE_MB.max, { error: `expected at most ${MEDIA_CACHE_MB.max}` })
       .default(MEDIA_CACHE_MB.default),
   ),
+  /**
+   * Where each page-cache drop also POSTs the changed public URLs, signed with
+   * CDN_PURGE_SECRET (server/page-cache/purge.ts, docs/decisions/043-cdn-purge.md).
+   */
+  CDN_PURGE_URL: optional(urlWithProtocols(["http:", "https:"], "an http:// or https:// URL")),
+  CDN_PURGE_SECRET: optional(
+    z.string().min(CDN_PURGE_SECRET_MIN, {
+      error: `expected at least ${CDN_PURGE_SECRET_MIN} characters`,
+    }),
+  ),
 });
 
 export type Env = {
@@ -184,6 +197,8 @@ export type Env = {
   mediaCacheBytes: number;
   /** Outgoing fetches may reach loopback and private addresses (app/lib/safe-fetch.server.ts). */
   fetchAllowPrivate: boolean;
+  /** Where page-cache drops are also sent, and the secret that signs them (both or neither). */
+  cdnPurge: { url: string; secret: string } | null;
 };
 
 /** A setting's list: entries separated by commas or whitespace. */
@@ -229,6 +244,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
   const raw = result.data;
+  if ((raw.CDN_PURGE_URL === undefined) !== (raw.CDN_PURGE_SECRET === undefined)) {
+    throw new EnvError(
+      "Invalid environment configuration:\n  CDN_PURGE_SECRET: expected with CDN_PURGE_URL (set both or neither)",
+    );
+  }
   const embedded = raw.DATABASE_URL === undefined;
   return {
     nodeEnv: raw.NODE_ENV,
@@ -257,5 +277,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
         ? raw.NODE_ENV !== "production"
         : isTrue(raw.PAGE_CACHE_HEADER),
     mediaCacheBytes: raw.MEDIA_CACHE_MB * MiB,
+    cdnPurge:
+      raw.CDN_PURGE_URL === undefined || raw.CDN_PURGE_SECRET === undefined
+        ? null
+        : { url: raw.CDN_PURGE_URL, secret: raw.CDN_PURGE_SECRET },
   };
 }

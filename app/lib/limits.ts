@@ -98,3 +98,17 @@ export const CONNECTION_LIMITS = {
    */
   maxConnections: 4_000,
 } as const;
+
+/**
+ * The CDN purge (server/page-cache/purge.ts, docs/decisions/043-cdn-purge.md). A change's purge
+ * waits `delayMs` after its notice: every instance hears the notice and offers the same job
+ * (keyed by the notice), so an instance that hears it up to that late adds nothing, and a burst
+ * of saves (autosave) becomes one request. A receiver should refuse a request whose timestamp is
+ * more than `maxSkewMs` from its own clock (a replay).
+ */
+export const CDN_PURGE = {
+  delayMs: 1 * SECOND_MS,
+  maxSkewMs: 5 * MINUTE_MS,
+  /** Each request's whole time; a slower CDN is retried with the job queue's backoff. */
+  timeoutMs: 10 * SECOND_MS,
+} as const;
