@@ -120,7 +120,7 @@ const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
  */
 const RESUME_TAGS: readonly CacheTag[] = ["site", "profile", "experience", "education"];
 export const routePolicies = {
-  "routes/home": { cache: "public", tags: () => RESUME_TAGS },
+  "routes/home": { cache: "public", hydrate: false, tags: () => RESUME_TAGS },
   "routes/blog": {
     cache: "public",
     hydrate: false,
