@@ -67,9 +67,11 @@ export type RoutePolicy = {
   /** The largest request body this route reads, in bytes (default: `BODY_LIMITS.form`). */
   bodyLimit?: number;
   /**
-   * Whether the page loads React in the browser (default true). Content pages (`false`) arrive
-   * as plain HTML with one small inline script for their controls (app/features/site/site-script.ts):
-   * no framework JavaScript at all. A client-side navigation from a page that hydrated still
+   * Whether the page loads React in the browser (default true). Every public page, the home
+   * page and its contact form included, says `false`: it arrives as plain HTML with one small
+   * inline script for its controls (app/features/site/site-script.ts), no framework JavaScript at
+   * all. Only the owner's pages and sign-in hydrate (tests/budgets holds every public page to
+   * its JavaScript budget). A client-side navigation from a page that hydrated still
    * renders them in the browser, pending texts included.
    */
   hydrate?: boolean;
@@ -120,7 +122,7 @@ const FEED: RoutePolicy = { cache: "public", tags: () => ["posts", "site"] };
  */
 const RESUME_TAGS: readonly CacheTag[] = ["site", "profile", "experience", "education"];
 export const routePolicies = {
-  "routes/home": { cache: "public", tags: () => RESUME_TAGS },
+  "routes/home": { cache: "public", hydrate: false, tags: () => RESUME_TAGS },
   "routes/blog": {
     cache: "public",
     hydrate: false,

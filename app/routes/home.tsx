@@ -22,7 +22,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const experiences = readTimeline(db, "experience", degraded);
   const education = readTimeline(db, "education", degraded);
   const profile = homeProfile(await profileRead);
-  // The subscription form as HTML: its component would add JavaScript to this hydrating page.
+  // The subscription form as HTML (its markup is shared with the pages that render it as such).
   const subscribeForm = subscribeFormHtml();
   if (isClientNavigation(request)) return { profile, experiences, education, subscribeForm };
   return {

@@ -46,18 +46,52 @@ export function Toast({
     return () => window.clearTimeout(closeTimer);
   }, [closing]);
 
-  const shown = isVisible && !closing;
   if (!isVisible) return null;
+  return (
+    <ToastView
+      type={type}
+      message={message}
+      shown={!closing}
+      onCloseClick={() => setClosing(true)}
+    />
+  );
+}
+
+/**
+ * The classes of a toast that is shown, and of one that is hiding (it slides out and fades, and
+ * no longer takes clicks): also switched by the contact form's script (app/features/contact).
+ */
+export const TOAST_STATE_CLASS = {
+  open: "animate-toast-in translate-x-0 opacity-100",
+  closed: "pointer-events-none translate-x-[110%] opacity-0",
+} as const;
+
+export type ToastViewProps = {
+  type: ToastType;
+  message: string;
+  /** Open, or hiding (`data-state="closed"`). */
+  shown: boolean;
+  onCloseClick?: () => void;
+  /**
+   * A copy kept in a `<template>` for a script to clone: no test id, so nothing finds it until
+   * the script shows it (the script adds it).
+   */
+  prototype?: boolean;
+};
+
+/**
+ * The toast's markup alone, without timers: the React toast above, and the markup a script
+ * clones and times (`data-toast-message` holds the text, `data-toast-close` closes it).
+ */
+export function ToastView({ type, message, shown, onCloseClick, prototype }: ToastViewProps) {
   const Icon = type === "success" ? CircleCheck : CircleAlert;
   return (
     <div
       role={type === "error" ? "alert" : "status"}
-      data-testid="toast"
+      data-testid={prototype ? undefined : "toast"}
       data-state={shown ? "open" : "closed"}
       className={`fixed top-20 right-4 z-50 flex w-[min(24rem,calc(100vw-2rem))] items-start gap-3 rounded-lg border p-4 shadow-lg transition-all duration-300 ${
-        shown
-          ? "animate-toast-in translate-x-0 opacity-100"
-          : "pointer-events-none translate-x-[110%] opacity-0"
+        shown ? TOAST_STATE_CLASS.open : TOAST_STATE_CLASS.closed
       } ${
         type === "success"
           ? "border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-50"
@@ -67,11 +101,14 @@ export function Toast({
       <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
       <div className="min-w-0 flex-1">
         <p className="font-semibold">{TOAST_TITLES[type]}</p>
-        <p className="text-sm break-words">{message}</p>
+        <p className="text-sm break-words" data-toast-message="">
+          {message}
+        </p>
       </div>
       <button
         type="button"
-        onClick={() => setClosing(true)}
+        onClick={onCloseClick}
+        data-toast-close=""
         aria-label="Close notification"
         className="-m-1 inline-flex size-8 items-center justify-center rounded-md hover:bg-black/10 dark:hover:bg-white/10"
       >

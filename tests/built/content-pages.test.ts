@@ -1,7 +1,7 @@
 // Content pages as the production bundle renders them: no framework JavaScript at all (no script
 // file, no module preload, no hydration data), one small inline script for their controls, and
 // their budgets: at most 5 KB of JavaScript and 20 KB of CSS, gzip level 6, 1 KB = 1000 B.
-// Pages that hydrate (the home page) are measured from the build manifest in tests/budgets.
+// Pages that hydrate (sign-in, the owner's) are measured from the build manifest in tests/budgets.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -90,6 +90,7 @@ describe("content pages load no framework (production bundle)", () => {
   }
 
   it.each([
+    ["/", 200],
     ["/blog", 200],
     ["/blog?page=2", 200],
     ["/blog?q=body", 200],
@@ -110,8 +111,8 @@ describe("content pages load no framework (production bundle)", () => {
     expect(page.css).toBeLessThanOrEqual(CSS_BUDGET);
   });
 
-  it("the home page still hydrates (the contrast the test above relies on)", async () => {
-    const page = await weigh("/");
+  it("sign-in still hydrates (the contrast the test above relies on)", async () => {
+    const page = await weigh("/login");
     expect(page.scripts).toContain("theme");
     expect(page.scripts).not.toContain("site script");
     expect(page.html).toContain("__reactRouterContext");
@@ -120,6 +121,15 @@ describe("content pages load no framework (production bundle)", () => {
     expect(page.html).not.toMatch(/rel="modulepreload"/);
     expect(page.html).toMatch(/<script[^>]*type="module"[^>]*>await new Promise\(\(painted\)/);
     expect(page.html).toContain("window.__reactRouterRouteModules = modules;");
+  });
+
+  it("the home page carries its contact form's toasts and live region for the script", async () => {
+    const { html } = await weigh("/");
+    expect(html).toContain('data-contact-form=""');
+    expect(html).toMatch(/<div data-toast-region="" aria-live="polite"><\/div>/);
+    expect(html).toMatch(/<template data-toast-template="success"><div role="status"/);
+    expect(html).toMatch(/<template data-toast-template="error"><div role="alert"/);
+    expect(html).toContain('data-send-label="sending" hidden=""');
   });
 
   it("a post carries both versions, its copy buttons and its live region for the script", async () => {

@@ -131,11 +131,11 @@ test("changing the page scrolls smoothly to the top", async ({ page }) => {
 
 /**
  * The blog does not hydrate (it loads no framework), so client-side navigation happens when a
- * page that does hydrate leads into it: from the home page's header, the list is then rendered
+ * page that does hydrate leads into it: from the sign-in page's header, the list is then rendered
  * in the browser, and so are its later pages.
  */
 async function blogFromHome(page: Page) {
-  await page.goto("/");
+  await page.goto("/login");
   await hydrated(page);
   await page.getByRole("banner").getByRole("link", { name: "Blog" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Blog" })).toBeVisible();

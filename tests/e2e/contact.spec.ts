@@ -229,3 +229,91 @@ test("the owner's inbox lists messages newest first with their state, and retrie
   await expect(items.nth(2)).toContainText("off");
   expect((await stored(page)).find((m) => m.id === first!.id)!.status).toBe("pending");
 });
+
+test.describe("the home page loads no framework", () => {
+  test("the form is the site script's: fetched, checked and answered in the live region", async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(r.url());
+    });
+    await page.goto("/");
+    await expect(page.locator("[data-theme-toggle]").first()).toHaveAttribute(
+      "aria-pressed",
+      /true|false/,
+    );
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    const region = page.locator("[data-toast-region]");
+    await expect(region).toHaveAttribute("aria-live", "polite");
+    await fill(page, { name: "Ana", email: "ana@example.com", message: "Sin React" });
+    await send(page);
+    await expect(region.getByTestId("toast")).toContainText("¡Éxito!");
+    await expect(region.getByTestId("toast")).toHaveAttribute("role", "status");
+    await expect(page.getByLabel("Your Message")).toHaveValue("");
+    expect((await stored(page)).map((m) => m.message)).toEqual(["Sin React"]);
+    expect(scripts).toEqual([]);
+  });
+
+  test("after a client-side navigation from a page that hydrates, the form works the same", async ({
+    page,
+  }) => {
+    await page.goto("/login");
+    const documents: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") documents.push(r.url());
+    });
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("button", { name: "Contact" })
+      .click();
+    await expect(page).toHaveURL(/\/#contact$/);
+    await send(page);
+    await expect(toast(page)).toContainText("Por favor, completa todos los campos");
+    await page.getByRole("button", { name: "Close notification" }).click();
+    await expect(toast(page)).toHaveCount(0);
+    await fill(page, { name: "Ana", email: "ana@example.com", message: "Navegando" });
+    await send(page);
+    await expect(toast(page)).toContainText("¡Mensaje enviado exitosamente! Te responderé pronto.");
+    expect((await stored(page)).map((m) => m.message)).toEqual(["Navegando"]);
+    expect(documents).toEqual([]);
+  });
+});
+
+test.describe("the home page answers a plain post", () => {
+  test.use({ allowConsoleErrors: /status of 400/ });
+  test("a toast the server answered a plain post with hides after 1500 ms and leaves 300 ms later", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    await fill(page, { name: "Ana", email: "bad", message: "Hola" });
+    // The answer's document records when its toast starts hiding and when it is gone.
+    await page.addInitScript(() => {
+      const w = window as unknown as { t: Record<string, number> };
+      w.t = {};
+      new MutationObserver(() => {
+        const el = document.querySelector('[data-testid="toast"]');
+        const now = performance.now();
+        if (el && w.t.shown === undefined) w.t.shown = now;
+        if (el?.getAttribute("data-state") === "closed" && w.t.hidden === undefined) {
+          w.t.hidden = now;
+        }
+        if (!el && w.t.hidden !== undefined && w.t.gone === undefined) w.t.gone = now;
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    // A plain submission, as before the script attached: the page answers with the toast.
+    await Promise.all([
+      page.waitForURL(/\/\?index$/),
+      page.locator("form[data-contact-form]").evaluate((form: HTMLFormElement) => form.submit()),
+    ]);
+    await expect(toast(page)).toContainText("Por favor, ingresa un email válido");
+    await expect(page.getByLabel("Your Email")).toHaveValue("bad");
+    await expect(toast(page)).toHaveCount(0, { timeout: 5000 });
+    const t = await page.evaluate(() => (window as unknown as { t: Record<string, number> }).t);
+    // Timed from the script's start, a little after the toast was parsed.
+    expect(t.hidden! - t.shown!).toBeGreaterThanOrEqual(1500 - 20);
+    expect(t.hidden! - t.shown!).toBeLessThan(1500 + 700);
+    expect(t.gone! - t.hidden!).toBeGreaterThanOrEqual(300 - 20);
+    expect(t.gone! - t.hidden!).toBeLessThan(300 + 700);
+  });
+});

@@ -7,7 +7,7 @@ import { signInRequest } from "./owner";
  * Content pages (the blog, posts, tags, error pages) load no framework: no script file at all,
  * only the inline theme script and the small site script, which gives the server's markup its
  * behaviour: the theme switch, the phone menu, back to top, copy buttons, heading links and the
- * English switch, keyboard included. A page that hydrates (home) still navigates into the blog
+ * English switch, keyboard included. A page that hydrates (sign-in) still navigates into the blog
  * as a single-page app, and fetches its framework only once its first frame is painted.
  */
 test.describe.configure({ mode: "serial" });
@@ -202,7 +202,7 @@ test("the English switch shows the other version's body, in its language, by key
 test("a page that hydrates still navigates into the blog without a document load", async ({
   page,
 }) => {
-  await page.goto("/");
+  await page.goto("/login");
   await expect(page.getByRole("button", { name: "Dark theme" })).toHaveAttribute(
     "aria-pressed",
     /true|false/,
@@ -224,7 +224,7 @@ test("a page that hydrates still navigates into the blog without a document load
   expect(documents).toEqual([]);
 });
 
-for (const path of ["/", "/login"]) {
+for (const path of ["/login"]) {
   test(`${path} paints first, then fetches its scripts and hydrates`, async ({ page }) => {
     const response = await page.goto(path);
     const html = await response!.text();
@@ -255,6 +255,6 @@ for (const path of ["/", "/login"]) {
       expect(preload.href).toMatch(/^\/assets\/.+\.js$/);
       expect(preload.nonce).toBe(true);
     }
-    expect(timing.modules).toEqual(["root", path === "/" ? "routes/home" : "routes/login"]);
+    expect(timing.modules).toEqual(["root", "routes/login"]);
   });
 }

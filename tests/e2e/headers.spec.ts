@@ -109,7 +109,8 @@ test.describe("feeds and files", () => {
   }
 
   test("hashed assets: security headers and an immutable year", async ({ request }) => {
-    const html = await (await request.get("/")).text();
+    // Sign-in hydrates, so its document names script files; public pages name none.
+    const html = await (await request.get("/login")).text();
     const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
     expect(asset).toBeTruthy();
     const response = await request.get(asset!);

@@ -1,5 +1,5 @@
 import { LoaderCircle } from "lucide-react";
-import type { FormEvent } from "react";
+import type { Ref } from "react";
 
 import { buttonClass } from "~/ui/button";
 
@@ -9,14 +9,12 @@ import {
   CONTACT_HONEYPOT,
   CONTACT_TEXT,
   type ContactField,
+  type ContactInput,
 } from "./message";
-import type { useContactForm } from "./use-contact-form";
 
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 const label = "block text-sm font-medium text-slate-800 dark:text-slate-200";
-
-type Bind = ReturnType<typeof useContactForm>["bind"];
 
 /** Each field's control. */
 const CONTROLS: Record<ContactField, { type?: "text" | "email"; autoComplete?: string }> = {
@@ -26,7 +24,7 @@ const CONTROLS: Record<ContactField, { type?: "text" | "email"; autoComplete?: s
 };
 
 /** One labelled field; the message is a textarea, the others inputs. */
-function FieldControl({ name, bind }: { name: ContactField; bind: Bind }) {
+function FieldControl({ name, value }: { name: ContactField; value: string }) {
   const id = `contact-${name}`;
   const { type, autoComplete } = CONTROLS[name];
   return (
@@ -35,9 +33,16 @@ function FieldControl({ name, bind }: { name: ContactField; bind: Bind }) {
         {CONTACT_FIELDS[name].label}
       </label>
       {type ? (
-        <input id={id} type={type} autoComplete={autoComplete} className={field} {...bind(name)} />
+        <input
+          id={id}
+          name={name}
+          type={type}
+          autoComplete={autoComplete}
+          className={field}
+          defaultValue={value}
+        />
       ) : (
-        <textarea id={id} rows={5} className={field} {...bind(name)} />
+        <textarea id={id} name={name} rows={5} className={field} defaultValue={value} />
       )}
     </div>
   );
@@ -59,42 +64,42 @@ function Honeypot() {
   );
 }
 
-/** Disabled with a spinner and `Enviando...` while the message is on its way. */
-function SendButton({ sending }: { sending: boolean }) {
+/**
+ * Disabled with a spinner and `Enviando...` while the message is on its way: both labels are in
+ * the markup, the script (./contact-script.ts) shows one.
+ */
+function SendButton() {
   return (
-    <button type="submit" disabled={sending} className={buttonClass({ size: "lg" })}>
-      {sending ? (
-        <>
-          <LoaderCircle aria-hidden="true" data-testid="spinner" className="size-4 animate-spin" />
-          {CONTACT_TEXT.sending}
-        </>
-      ) : (
-        CONTACT_TEXT.send
-      )}
+    <button type="submit" className={buttonClass({ size: "lg" })}>
+      <span data-send-label="idle">{CONTACT_TEXT.send}</span>
+      <span data-send-label="sending" hidden className="inline-flex items-center gap-2">
+        <LoaderCircle aria-hidden="true" data-testid="spinner" className="size-4 animate-spin" />
+        {CONTACT_TEXT.sending}
+      </span>
     </button>
   );
 }
 
 /**
  * The form itself. Without JavaScript it posts to the home page, whose action answers with the
- * same outcome; with it, `onSubmit` sends it to /api/contact.
+ * same outcome; with it, the contact script sends it to /api/contact. `fields`: what it shows
+ * (kept after a failed post).
  */
-export function ContactForm({
-  bind,
-  sending,
-  onSubmit,
-}: {
-  bind: Bind;
-  sending: boolean;
-  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
-}) {
+export function ContactForm({ fields, ref }: { fields: ContactInput; ref?: Ref<HTMLFormElement> }) {
   return (
-    <form method="post" action="/?index" onSubmit={onSubmit} className="space-y-4" noValidate>
+    <form
+      ref={ref}
+      method="post"
+      action="/?index"
+      className="space-y-4"
+      noValidate
+      data-contact-form=""
+    >
       {CONTACT_FIELD_NAMES.map((name) => (
-        <FieldControl key={name} name={name} bind={bind} />
+        <FieldControl key={name} name={name} value={fields[name]} />
       ))}
       <Honeypot />
-      <SendButton sending={sending} />
+      <SendButton />
     </form>
   );
 }

@@ -1,14 +1,23 @@
 import { Mail } from "lucide-react";
+import { useEffect, useRef } from "react";
 
-import { CONTACT_TOAST_DURATION_MS } from "~/lib/constants";
 import { NEW_TAB_SOCIALS, type HomeProfile } from "~/features/site";
 import { SocialGlyph } from "~/features/profile";
-import { Toast } from "~/ui/toast";
+import { ToastView } from "~/ui/toast";
 import { Section } from "~/ui/section";
 
 import { ContactForm } from "./contact-form";
-import { CONTACT_TEXT } from "./message";
-import { useContactForm, type ContactInitial } from "./use-contact-form";
+import { attachContactForm, CONTACT_SCRIPT_CONFIG } from "./contact-script";
+import {
+  checkContact,
+  CONTACT_TEXT,
+  EMPTY_CONTACT,
+  type ContactInput,
+  type ContactOutcome,
+} from "./message";
+
+/** What the home page's action answered a form posted without JavaScript. */
+export type ContactInitial = { outcome: ContactOutcome; fields: ContactInput };
 
 type ContactSite = Pick<HomeProfile, "email" | "socials">;
 
@@ -41,29 +50,41 @@ function ContactLinks({ site }: { site: ContactSite }) {
 }
 
 /**
- * The contact section (docs/product.md, Texts): the form (./contact-form.tsx) checks in order,
- * then sends to /api/contact; while sending the button is disabled with a spinner and
- * `Enviando...`; success clears the fields, failure keeps them; each ends in a toast of
- * CONTACT_TOAST_DURATION_MS. Without JavaScript the form posts to the home page, which answers
- * with the same toast (`initial`).
+ * The contact section (docs/product.md, Texts): the form (./contact-form.tsx), the region its
+ * toasts appear in, and the toasts' markup for the contact script (./contact-script.ts), which
+ * gives the form its behaviour. The home page does not hydrate: its document runs the script
+ * from the site script; a client-side navigation here runs it once the form is rendered.
+ * Without JavaScript the form posts to the home page, which answers with the same toast
+ * (`initial`) and, after a failure, the fields as sent.
  */
 export function Contact({ initial, site }: { initial?: ContactInitial; site: ContactSite }) {
-  const { submit, bind, sending, toast, hideToast } = useContactForm(initial);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (form.current) attachContactForm(form.current, CONTACT_SCRIPT_CONFIG, checkContact);
+  }, []);
+  const fields = initial && !initial.outcome.ok ? initial.fields : EMPTY_CONTACT;
   return (
     <Section id="contact" title={CONTACT_TEXT.heading}>
-      <div className="grid gap-8 md:grid-cols-2">
-        <ContactForm bind={bind} sending={sending} onSubmit={submit} />
-        <ContactLinks site={site} />
+      <div data-contact="">
+        <div className="grid gap-8 md:grid-cols-2">
+          <ContactForm ref={form} fields={fields} />
+          <ContactLinks site={site} />
+        </div>
+        <div data-toast-region="" aria-live="polite">
+          {initial ? (
+            <ToastView
+              type={initial.outcome.ok ? "success" : "error"}
+              message={initial.outcome.message}
+              shown
+            />
+          ) : null}
+        </div>
+        {(["success", "error"] as const).map((type) => (
+          <template key={type} data-toast-template={type}>
+            <ToastView type={type} message="" shown prototype />
+          </template>
+        ))}
       </div>
-      {toast ? (
-        <Toast
-          type={toast.outcome.ok ? "success" : "error"}
-          message={toast.outcome.message}
-          isVisible={toast.visible}
-          duration={CONTACT_TOAST_DURATION_MS}
-          onClose={hideToast}
-        />
-      ) : null}
     </Section>
   );
 }

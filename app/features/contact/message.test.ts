@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import {
+  checkContact,
   CONTACT_FIELDS,
+  CONTACT_RULES,
   CONTACT_TEXT,
   contactBoundsProblem,
   contactProblem,
@@ -92,5 +94,23 @@ describe("the texts", () => {
       sending: "Enviando...",
       send: "Send Message",
     });
+  });
+});
+
+describe("checkContact as the browser's script runs it", () => {
+  it("gives the same verdicts from its own source and the rules sent as JSON", () => {
+    // The site script inlines the function's source and its rules as JSON: nothing else.
+    const inlined = new Function(`return (${checkContact.toString()})`)() as typeof checkContact;
+    const rules = JSON.parse(JSON.stringify(CONTACT_RULES)) as typeof CONTACT_RULES;
+    for (const input of [
+      ok,
+      { ...ok, name: " " },
+      { ...ok, email: "ana@example" },
+      { ...ok, email: "an a@example.com" },
+      { name: "a", email: "bad", message: "\n" },
+    ]) {
+      expect(inlined(input, rules)).toBe(contactProblem(input));
+    }
+    expect(inlined({ ...ok, email: "x" }, rules)).toBe(CONTACT_TEXT.invalidEmail);
   });
 });

@@ -87,18 +87,33 @@ export function readContactForm(form: FormData): ContactInput {
   });
 }
 
-/** `local@domain.tld` with no whitespace anywhere. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The product's checks as data, so the browser's inline script (./contact-script.ts) can run
+ * `checkContact` from its own source: the fields that must be filled, the e-mail's pattern
+ * (`local@domain.tld` with no whitespace anywhere), and the texts.
+ */
+export const CONTACT_RULES = {
+  fields: CONTACT_FIELD_NAMES,
+  email: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+  missing: CONTACT_TEXT.missing,
+  invalidEmail: CONTACT_TEXT.invalidEmail,
+};
+export type ContactRules = typeof CONTACT_RULES;
 
 /**
  * The product's checks, in its order: every field filled (after trimming), then the e-mail's
- * form. Returns the message to show, or null when the input passes.
+ * form. Returns the message to show, or null when the input passes. It uses nothing but its
+ * parameters: the contact script inlines its source.
  */
-export function contactProblem(input: ContactInput): string | null {
-  if (CONTACT_FIELD_NAMES.some((field) => !input[field].trim())) return CONTACT_TEXT.missing;
-  if (!EMAIL.test(input.email.trim())) return CONTACT_TEXT.invalidEmail;
+export function checkContact(input: ContactInput, rules: ContactRules): string | null {
+  if (rules.fields.some((field) => !input[field].trim())) return rules.missing;
+  if (!new RegExp(rules.email).test(input.email.trim())) return rules.invalidEmail;
   return null;
 }
+
+/** The product's checks (`checkContact` with the product's rules). */
+export const contactProblem = (input: ContactInput): string | null =>
+  checkContact(input, CONTACT_RULES);
 
 /** The server's extra bounds (a browser cannot be trusted to keep them). */
 export function contactBoundsProblem(input: ContactInput): string | null {

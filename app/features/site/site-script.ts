@@ -2,13 +2,20 @@
  * The one script content pages run instead of React (docs/decisions/019-content-pages-without-a-framework.md):
  * the server renders every control's markup, and this attaches behaviour to it. The theme switch,
  * the phone menu and the header's links to the home page's sections, the back-to-top button, a
- * post's copy buttons and heading links, and its `Read in English` switch.
+ * post's copy buttons and heading links, and its `Read in English` switch; the home page's contact
+ * form (app/features/contact/contact-script.ts).
  *
  * It is inlined into the page as its own source (`SITE_SCRIPT`, with the page's CSP nonce), so
- * `siteScript`, `attachContentActions` and `toTop` may use nothing but their parameters and the
- * DOM.
+ * `siteScript`, `attachContentActions`, `toTop`, `attachContactForm`, `checkContact` and
+ * `homeSections` may use nothing but their parameters and the DOM.
  */
-import { BACK_TO_TOP_THRESHOLD_PX } from "~/lib/constants";
+import {
+  attachContactForm,
+  checkContact,
+  CONTACT_SCRIPT_CONFIG,
+  type ContactScriptConfig,
+} from "~/features/contact/index.script";
+import { BACK_TO_TOP_THRESHOLD_PX, HEADER_SCROLL_DELAY_MS } from "~/lib/constants";
 import { attachContentActions, COPIED_MS, COPY_TEXT } from "./content-actions";
 import { THEME_STORAGE_KEY } from "./theme";
 import { toTop } from "./to-top";
@@ -18,12 +25,17 @@ export type SiteScriptConfig = {
   backToTopPx: number;
   copyText: typeof COPY_TEXT;
   copiedMs: number;
+  scrollDelayMs: number;
+  contact: ContactScriptConfig;
 };
 
 export function siteScript(
   config: SiteScriptConfig,
   attach: typeof attachContentActions,
   backToTop: typeof toTop,
+  contact: typeof attachContactForm,
+  check: typeof checkContact,
+  sections: typeof homeSections,
 ) {
   const root = document.documentElement;
   const all = <T extends Element>(selector: string) => [...document.querySelectorAll<T>(selector)];
@@ -72,18 +84,16 @@ export function siteScript(
       panel.hidden = !value;
     };
     button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
+    // A section button in it (on the home page, which stays) closes it.
+    for (const item of panel.querySelectorAll("[data-home-section]")) {
+      item.addEventListener("click", () => open(false));
+    }
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && !panel.hidden) open(false);
     });
   }
 
-  // The header's About Me and section buttons lead to the home page (and its section).
-  for (const button of all<HTMLElement>("[data-home-section]")) {
-    button.addEventListener("click", () => {
-      const section = button.dataset.homeSection;
-      location.assign(section ? `/#${section}` : "/");
-    });
-  }
+  sections(config.scrollDelayMs);
 
   // Back to top: shown past the threshold; focus to the main heading, then a smooth scroll
   // unless motion is reduced.
@@ -111,6 +121,11 @@ export function siteScript(
     attach(content, announce, config.copyText, config.copiedMs);
   }
 
+  // The home page's contact form.
+  for (const form of all<HTMLFormElement>("form[data-contact-form]")) {
+    contact(form, config.contact, check);
+  }
+
   // A post's `Read in English` switch: shows one version. Its contents and reading time are
   // both in the page, one hidden; the body trades places with the other version's template.
   const body = document.querySelector<HTMLElement>("[data-version-body]");
@@ -133,15 +148,39 @@ export function siteScript(
   }
 }
 
+/**
+ * The header's About Me and section buttons lead to the home page (and its section); on the home
+ * page itself they scroll there, smoothly unless motion is reduced, after the delay the product
+ * gives the page to render (as the React header does: ./header.tsx).
+ */
+export function homeSections(delayMs: number) {
+  for (const button of document.querySelectorAll<HTMLElement>("[data-home-section]")) {
+    button.addEventListener("click", () => {
+      const section = button.dataset.homeSection;
+      const hash = section ? `#${section}` : "";
+      if (location.pathname !== "/") return location.assign(`/${hash}`);
+      if (location.hash !== hash) history.pushState(null, "", `/${hash}`);
+      const behavior = matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
+      setTimeout(() => {
+        const target = section ? document.getElementById(section) : null;
+        if (target) target.scrollIntoView({ behavior, block: "start" });
+        else window.scrollTo({ top: 0, behavior });
+      }, delayMs);
+    });
+  }
+}
+
 const config: SiteScriptConfig = {
   themeKey: THEME_STORAGE_KEY,
   backToTopPx: BACK_TO_TOP_THRESHOLD_PX,
   copyText: COPY_TEXT,
   copiedMs: COPIED_MS,
+  scrollDelayMs: HEADER_SCROLL_DELAY_MS,
+  contact: CONTACT_SCRIPT_CONFIG,
 };
 
 /**
  * The inline script itself: the functions' source, called with the site's settings (`<` escaped,
  * so no text in them can close the script element).
  */
-export const SITE_SCRIPT = `(${siteScript.toString()})(${JSON.stringify(config).replaceAll("<", "\\u003c")},${attachContentActions.toString()},${toTop.toString()})`;
+export const SITE_SCRIPT = `(${siteScript.toString()})(${JSON.stringify(config).replaceAll("<", "\\u003c")},${attachContentActions.toString()},${toTop.toString()},${attachContactForm.toString()},${checkContact.toString()},${homeSections.toString()})`;
