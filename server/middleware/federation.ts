@@ -4,7 +4,7 @@ import {
   configureSocial,
   loadFederation,
   INBOX_BODY_LIMIT,
-  INBOX_RATE_LIMIT,
+  inboxRateWait,
   negotiatedPage,
   OWNER_IDENTIFIER,
   postIdForUrl,
@@ -29,30 +29,6 @@ function signerHost(request: Request): string | null {
   } catch {
     return null;
   }
-}
-
-/**
- * Inbox POSTs per sender (the host its signature names, from one client address), in a fixed
- * window per instance (INBOX_RATE_LIMIT): a bound on what one sender costs this process.
- */
-function inboxRateLimiter(now = () => Date.now()) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return (sender: string): number | null => {
-    const at = now();
-    if (windows.size > 10_000) {
-      for (const [key, window] of windows) {
-        if (at - window.start >= INBOX_RATE_LIMIT.windowMs) windows.delete(key);
-      }
-    }
-    let window = windows.get(sender);
-    if (!window || at - window.start >= INBOX_RATE_LIMIT.windowMs) {
-      window = { start: at, count: 0 };
-      windows.set(sender, window);
-    }
-    window.count++;
-    if (window.count <= INBOX_RATE_LIMIT.requests) return null;
-    return window.start + INBOX_RATE_LIMIT.windowMs - at;
-  };
 }
 
 /** The request's body, or null once it is over `max` bytes (said or read). */
@@ -97,7 +73,6 @@ export function federation({
 }): MiddlewareHandler<{ Variables: SenderVariables }> {
   configureSocial({ siteUrl: env.siteUrl });
   const site = { db: database.db, siteUrl: env.siteUrl };
-  const limit = inboxRateLimiter();
   return async (c, next) => {
     const url = new URL(c.req.url);
     const path = url.pathname;
@@ -129,8 +104,12 @@ export function federation({
     }
     if (c.req.method === "POST" && INBOX_PATHS.test(path)) {
       // The host a signature claims is not checked yet: keyed with the client's address too, a
-      // forger spends only its own budget, never the claimed server's.
-      const wait = limit(`${signerHost(request) ?? "unsigned"} ${c.get("sender").clientAddress}`);
+      // forger spends only its own budget, never the claimed server's. Counted in the database:
+      // every instance shares the budget.
+      const wait = await inboxRateWait(
+        site.db,
+        `${signerHost(request) ?? "unsigned"} ${c.get("sender").clientAddress}`,
+      );
       if (wait !== null) {
         return c.text("Too many requests from this server.\n", 429, {
           "Retry-After": retryAfter(wait),

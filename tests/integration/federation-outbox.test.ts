@@ -178,11 +178,18 @@ for (const driver of drivers) {
       expect(page.orderedItems).toEqual(["a", "b", "c"].map((n) => `${peer.base}/users/${n}`));
     });
 
-    it("answers an inbox's sender past INBOX_RATE_LIMIT with 429 before reading it", async () => {
+    it("answers an inbox's sender past INBOX_RATE_LIMIT with 429 before reading it, counted across instances", async () => {
+      // A second instance on the same database: the sender's budget is one for both.
+      const other = createHttpApp({
+        env: parseEnv({ SITE_URL: SITE, FETCH_ALLOW_PRIVATE: "true" }),
+        database,
+        loadBuild: async () => ({ routes: appRouteManifest() }) as unknown as ServerBuild,
+      });
       // Signed as a host whose key cannot be fetched: each is refused (401) until the limit.
       const keyId = "http://127.0.0.1:5149/users/x#main-key";
+      let sent = 0;
       const send = () =>
-        app.request(`${SITE}/ap/inbox`, {
+        (sent++ % 2 === 0 ? app : other).request(`${SITE}/ap/inbox`, {
           method: "POST",
           headers: {
             "content-type": "application/activity+json",
