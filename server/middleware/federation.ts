@@ -1,6 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 
 import {
+  ACTIVITY_PATH,
+  activityAnswer,
   configureSocial,
   loadFederation,
   INBOX_BODY_LIMIT,
@@ -101,6 +103,11 @@ export function federation({
         return;
       }
       return next();
+    }
+    if (reading && ACTIVITY_PATH.test(path)) {
+      // An activity by its id: from the outbox, without Fedify.
+      const answer = await activityAnswer(site.db, `${env.siteUrl}${path}`);
+      return c.req.method === "HEAD" ? new Response(null, answer) : answer;
     }
     if (c.req.method === "POST" && INBOX_PATHS.test(path)) {
       // The host a signature claims is not checked yet: keyed with the client's address too, a
