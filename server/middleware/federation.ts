@@ -19,6 +19,7 @@ import type { SenderVariables } from "./sender";
 
 /** Paths that are the federation's whatever the Accept. */
 const FEDERATION_PATHS = /^\/(?:\.well-known\/(?:webfinger|nodeinfo)$|nodeinfo\/|ap\/)/;
+const WEBFINGER_PATH = "/.well-known/webfinger";
 const INBOX_PATHS = /^\/ap\/(?:inbox|users\/[^/]+\/inbox)$/;
 
 /** The host that signed a request (its Signature's keyId), else null. */
@@ -139,6 +140,11 @@ export function federation({
         return new Response(null, { status: 406 });
       },
     });
+    if (passed && path === WEBFINGER_PATH && request.method === "GET") {
+      // An account this site does not have: RFC 7033's 404, not the site's page (CORS as
+      // every WebFinger answer, section 5).
+      return new Response(null, { status: 404, headers: { "Access-Control-Allow-Origin": "*" } });
+    }
     if (passed) return next();
     if (request.method === "POST" && response.ok) wakeJobs?.();
     return page ? withVaryAccept(new Response(response.body, response)) : response;
