@@ -1,10 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 
 import {
+  ACTIVITY_PATH,
+  activityAnswer,
   configureSocial,
   loadFederation,
   INBOX_BODY_LIMIT,
-  INBOX_RATE_LIMIT,
+  inboxRateWait,
   negotiatedPage,
   OWNER_IDENTIFIER,
   postIdForUrl,
@@ -17,6 +19,7 @@ import type { SenderVariables } from "./sender";
 
 /** Paths that are the federation's whatever the Accept. */
 const FEDERATION_PATHS = /^\/(?:\.well-known\/(?:webfinger|nodeinfo)$|nodeinfo\/|ap\/)/;
+const WEBFINGER_PATH = "/.well-known/webfinger";
 const INBOX_PATHS = /^\/ap\/(?:inbox|users\/[^/]+\/inbox)$/;
 
 /** The host that signed a request (its Signature's keyId), else null. */
@@ -29,30 +32,6 @@ function signerHost(request: Request): string | null {
   } catch {
     return null;
   }
-}
-
-/**
- * Inbox POSTs per sender (the host its signature names, from one client address), in a fixed
- * window per instance (INBOX_RATE_LIMIT): a bound on what one sender costs this process.
- */
-function inboxRateLimiter(now = () => Date.now()) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return (sender: string): number | null => {
-    const at = now();
-    if (windows.size > 10_000) {
-      for (const [key, window] of windows) {
-        if (at - window.start >= INBOX_RATE_LIMIT.windowMs) windows.delete(key);
-      }
-    }
-    let window = windows.get(sender);
-    if (!window || at - window.start >= INBOX_RATE_LIMIT.windowMs) {
-      window = { start: at, count: 0 };
-      windows.set(sender, window);
-    }
-    window.count++;
-    if (window.count <= INBOX_RATE_LIMIT.requests) return null;
-    return window.start + INBOX_RATE_LIMIT.windowMs - at;
-  };
 }
 
 /** The request's body, or null once it is over `max` bytes (said or read). */
@@ -97,7 +76,6 @@ export function federation({
 }): MiddlewareHandler<{ Variables: SenderVariables }> {
   configureSocial({ siteUrl: env.siteUrl });
   const site = { db: database.db, siteUrl: env.siteUrl };
-  const limit = inboxRateLimiter();
   return async (c, next) => {
     const url = new URL(c.req.url);
     const path = url.pathname;
@@ -127,10 +105,19 @@ export function federation({
       }
       return next();
     }
+    if (reading && ACTIVITY_PATH.test(path)) {
+      // An activity by its id: from the outbox, without Fedify.
+      const answer = await activityAnswer(site.db, `${env.siteUrl}${path}`);
+      return c.req.method === "HEAD" ? new Response(null, answer) : answer;
+    }
     if (c.req.method === "POST" && INBOX_PATHS.test(path)) {
       // The host a signature claims is not checked yet: keyed with the client's address too, a
-      // forger spends only its own budget, never the claimed server's.
-      const wait = limit(`${signerHost(request) ?? "unsigned"} ${c.get("sender").clientAddress}`);
+      // forger spends only its own budget, never the claimed server's. Counted in the database:
+      // every instance shares the budget.
+      const wait = await inboxRateWait(
+        site.db,
+        `${signerHost(request) ?? "unsigned"} ${c.get("sender").clientAddress}`,
+      );
       if (wait !== null) {
         return c.text("Too many requests from this server.\n", 429, {
           "Retry-After": retryAfter(wait),
@@ -153,6 +140,11 @@ export function federation({
         return new Response(null, { status: 406 });
       },
     });
+    if (passed && path === WEBFINGER_PATH && request.method === "GET") {
+      // An account this site does not have: RFC 7033's 404, not the site's page (CORS as
+      // every WebFinger answer, section 5).
+      return new Response(null, { status: 404, headers: { "Access-Control-Allow-Origin": "*" } });
+    }
     if (passed) return next();
     if (request.method === "POST" && response.ok) wakeJobs?.();
     return page ? withVaryAccept(new Response(response.body, response)) : response;

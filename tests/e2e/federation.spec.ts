@@ -129,6 +129,13 @@ test.describe("Federation with an independent ActivityPub server", () => {
     // One delivery per shared inbox: alice's, not her own inbox.
     const creates = alice.deliveries.filter((d) => d.body.includes('"Create"'));
     expect(creates.map((d) => d.path)).toEqual(["/inbox"]);
+    // The Create's id is dereferenceable: the peer fetches it as the activity.
+    const createId = String(received(alice, "Create")[0]!.json.id);
+    const fetched = await alice.lookup(createId);
+    expect(fetched.constructor.name).toBe("Create");
+    expect((fetched as unknown as { objectId: URL }).objectId.href).toBe(
+      `${base}/ap/posts/${postId}`,
+    );
 
     await query(`update blog_posts set content = '<p>Hello again, fediverse.</p>' where id = $1`, [
       postId,
@@ -144,6 +151,10 @@ test.describe("Federation with an independent ActivityPub server", () => {
     await expect.poll(() => received(alice, "Delete").length, { timeout: DELIVERY_MS }).toBe(1);
     const deleted = received(alice, "Delete")[0]!.json;
     expect(objectOf(deleted).id ?? deleted.object).toBe(`${base}/ap/posts/${postId}`);
+    // Its post deleted, the Create's id is gone: 410 with a Tombstone, as Mastodon answers.
+    const gone = await fetch(createId, { headers: { accept: "application/activity+json" } });
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toMatchObject({ id: createId, type: "Tombstone" });
   });
 
   test("the peer's reply waits in moderation, shows once approved (cached page too); a rejected one never shows; likes and boosts count", async ({

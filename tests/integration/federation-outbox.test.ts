@@ -1,3 +1,4 @@
+import { Create, Delete } from "@fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -142,6 +143,34 @@ for (const driver of drivers) {
       expect(items.map((item) => item.type)).toEqual(["Delete", "Update", "Create"]);
     });
 
+    it("answers an activity's id with the activity, and 410 with a Tombstone once its post is deleted", async () => {
+      const { id } = await createPost(database.db, draft);
+      await runSocialJobs(database.db);
+      const createId = String(peer.received[0]!.body.id);
+      const get = (url: string) =>
+        app.request(url, { headers: { accept: "application/activity+json" } });
+      const answer = await get(createId);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toBe("application/activity+json");
+      // Read as a remote Fedify server reads it.
+      const create = await Create.fromJsonLd(await answer.json());
+      expect(create.id?.href).toBe(createId);
+      expect(create.objectId?.href).toBe(`${SITE}/ap/posts/${id}`);
+      const unknown = await get(`${SITE}/ap/activities/create/${id}-unknown`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("content-type")).toBe("application/activity+json");
+
+      peer.received.length = 0;
+      await trashPost(database.db, id);
+      await runSocialJobs(database.db);
+      const deleteId = String(peer.received[0]!.body.id);
+      const gone = await get(createId);
+      expect(gone.status).toBe(410);
+      expect(await gone.json()).toMatchObject({ id: createId, type: "Tombstone" });
+      const deletion = await Delete.fromJsonLd(await (await get(deleteId)).json());
+      expect(deletion.objectId?.href).toBe(`${SITE}/ap/posts/${id}`);
+    });
+
     it("federates nothing while nobody follows; once someone does, the next change is a Create", async () => {
       await database.db.delete(socialFollowers);
       const { id } = await createPost(database.db, draft);
@@ -178,11 +207,18 @@ for (const driver of drivers) {
       expect(page.orderedItems).toEqual(["a", "b", "c"].map((n) => `${peer.base}/users/${n}`));
     });
 
-    it("answers an inbox's sender past INBOX_RATE_LIMIT with 429 before reading it", async () => {
+    it("answers an inbox's sender past INBOX_RATE_LIMIT with 429 before reading it, counted across instances", async () => {
+      // A second instance on the same database: the sender's budget is one for both.
+      const other = createHttpApp({
+        env: parseEnv({ SITE_URL: SITE, FETCH_ALLOW_PRIVATE: "true" }),
+        database,
+        loadBuild: async () => ({ routes: appRouteManifest() }) as unknown as ServerBuild,
+      });
       // Signed as a host whose key cannot be fetched: each is refused (401) until the limit.
       const keyId = "http://127.0.0.1:5149/users/x#main-key";
+      let sent = 0;
       const send = () =>
-        app.request(`${SITE}/ap/inbox`, {
+        (sent++ % 2 === 0 ? app : other).request(`${SITE}/ap/inbox`, {
           method: "POST",
           headers: {
             "content-type": "application/activity+json",

@@ -97,6 +97,17 @@ for (const driver of drivers) {
           expect.objectContaining({ rel: "self", type: AP, href: ACTOR }),
         );
       }
+      // An account the site does not have: RFC 7033's 404, not the site's HTML page.
+      for (const resource of ["acct:nobody@localhost:3000", "https://elsewhere.example/"]) {
+        const unknown = await get(
+          `/.well-known/webfinger?resource=${encodeURIComponent(resource)}`,
+          "text/html,*/*",
+        );
+        expect(unknown.status, resource).toBe(404);
+        expect(unknown.headers.get("content-type") ?? "", resource).not.toContain("html");
+        expect(await unknown.text(), resource).toBe("");
+        expect(unknown.headers.get("access-control-allow-origin"), resource).toBe("*");
+      }
       const links = (await (await get("/.well-known/nodeinfo", "*/*")).json()) as {
         links: { href: string }[];
       };

@@ -21,8 +21,8 @@ import { FOLLOWER_DROP_AFTER_MS } from "./limits";
 import { socialUrls } from "./urls";
 
 export type Delivery = {
-  /** The activity as JSON-LD. */
-  activity: unknown;
+  /** The activity as JSON-LD text, serialized once for all its inboxes. */
+  body: string;
   activityId: string;
   inbox: string;
   /** The followers (actor URLs) this inbox delivers to: dropped on 410, or failing too long. */
@@ -49,10 +49,14 @@ export class DeliveryFailed extends Error {
   }
 }
 
+/** The text to send; a job queued by an older version carries the activity as JSON instead. */
+const bodyOf = (delivery: Delivery | { activity: unknown }) =>
+  "body" in delivery ? delivery.body : JSON.stringify(delivery.activity);
+
 /** Signs and POSTs one activity to one inbox; throws when it is not accepted. */
 export async function deliver(db: Database, siteUrl: string, delivery: Delivery) {
   const { privateKey } = await ownerKeyPair(db);
-  const body = JSON.stringify(delivery.activity);
+  const body = bodyOf(delivery);
   // Signed over exactly what Mastodon requires: (request-target) host date digest. The
   // content type is added after signing (Fedify signs every header present).
   // (A string body would bring a content type of its own.)

@@ -142,7 +142,7 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
         });
         // The Accept goes to the follower's own inbox (Mastodon expects it there).
         await queueDelivery(tx, {
-          activity: await accept.toJsonLd({ contextLoader: ctx.contextLoader }),
+          body: JSON.stringify(await accept.toJsonLd({ contextLoader: ctx.contextLoader })),
           activityId: accept.id!.href,
           inbox: row.inboxUrl,
           followers: [row.actorUrl],

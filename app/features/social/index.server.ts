@@ -15,6 +15,8 @@ export {
   type ResponseInput,
 } from "./responses.server";
 export { configureSocial, socialConfig } from "./config.server";
+export { inboxRateWait } from "./inbox-rate.server";
+export { ACTIVITY_PATH, activityAnswer } from "./activities.server";
 export { ownerHandle } from "./handle.server";
 export { DELIVER_JOB, POST_CHANGED_JOB, SOCIAL_JOBS } from "./jobs.server";
 export {

@@ -5,8 +5,9 @@ import { DAY_MS, MINUTE_MS } from "~/lib/format";
 
 /**
  * Inbox POSTs one remote host (the host of the signature's key, else the client's address) may
- * make per window, per instance: a busy Mastodon server sends a few a minute to one actor; more
- * than this is answered 429 with Retry-After.
+ * make per window, counted in the database for all instances together (inbox-rate.server.ts):
+ * a busy Mastodon server sends a few a minute to one actor; more than this is answered 429
+ * with Retry-After.
  */
 export const INBOX_RATE_LIMIT = { requests: 120, windowMs: MINUTE_MS } as const;
 

@@ -58,11 +58,6 @@ export async function federatePost(
     const audience = { to: PUBLIC_COLLECTION, cc: new URL(urls.followers) };
     let activity: Create | Update | Delete;
     if (article) {
-      const json = (await article.toJsonLd({ format: "compact" })) as Record<string, unknown>;
-      const before = sent ? ((sent.activity as { object?: unknown }).object as object) : null;
-      if (before && fingerprint(before as Record<string, unknown>) === fingerprint(json)) {
-        return null;
-      }
       const type = sent ? "update" : "create";
       const init = {
         id: new URL(urls.activity(type, `${postId}-${crypto.randomUUID()}`)),
@@ -83,11 +78,20 @@ export async function federatePost(
         ...audience,
       });
     }
+    // Fedify's own compaction (what it sends with), not the JSON-LD library's: the same
+    // document in a fraction of the time, once per change, on the thread that serves pages.
+    const json = (await activity.toJsonLd()) as Record<string, unknown>;
+    if (article && sent) {
+      const before = (sent.activity as { object?: unknown }).object as Record<string, unknown>;
+      const after = json.object as Record<string, unknown>;
+      if (before && fingerprint(before) === fingerprint(after)) return null;
+    }
     const type: OutboxType =
       activity instanceof Create ? "Create" : activity instanceof Update ? "Update" : "Delete";
-    const json = await activity.toJsonLd({ format: "compact" });
     const activityId = activity.id!.href;
-    await tx.insert(socialOutbox).values({ activityId, type, postId, activity: json as object });
+    await tx.insert(socialOutbox).values({ activityId, type, postId, activity: json });
+    // Serialized once: every inbox is sent these bytes (only the signature differs).
+    const body = JSON.stringify(json);
     const inboxes = await tx
       .select({
         inbox: sql<string>`coalesce(${socialFollowers.sharedInboxUrl}, ${socialFollowers.inboxUrl})`,
@@ -98,7 +102,7 @@ export async function federatePost(
       .from(socialFollowers)
       .groupBy(sql`1`);
     for (const { inbox, followers } of inboxes) {
-      await queueDelivery(tx, { activity: json, activityId, inbox, followers });
+      await queueDelivery(tx, { body, activityId, inbox, followers });
     }
     return { type, inboxes: inboxes.length };
   });
