@@ -13,7 +13,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
-
 import { loadSharp } from "~/lib/sharp.server";
 
 import { CARD_LIMITS, CARD_SIZE } from "./card";

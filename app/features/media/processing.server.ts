@@ -62,7 +62,6 @@ export const refusalAnswer = (
       }
     : { status: 400, headers: {} };
 
-
 /** The image pipeline's turns: one job at a time in this process, a few waiting (./queue.server.ts). */
 const processing = createJobQueue(PROCESSING_MAX_WAITING);
 
