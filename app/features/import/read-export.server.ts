@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync } from "fflate";
 
+import { isDevtoJson, parseDevto } from "./devto.server";
 import { parseGhost } from "./ghost.server";
 import { parseMarkdown } from "./markdown.server";
 import { parseMedium } from "./medium.server";
@@ -20,8 +21,16 @@ function unzip(bytes: Uint8Array): ExportFile[] {
   return Object.entries(entries).map(([name, content]) => ({ name, bytes: content }));
 }
 
-/** Several files (a zip's or a folder's): Medium's `posts/*.html`, else Markdown files. */
+/**
+ * Several files (a zip's or a folder's): dev.to's `articles.json`, Medium's `posts/*.html`,
+ * else Markdown files.
+ */
 export function readExportFiles(files: ExportFile[]): ParsedExport {
+  const devto = files.find((f) => /(?:^|\/)articles\.json$/i.test(f.name));
+  if (devto) {
+    const text = strFromU8(devto.bytes).replace(/^\uFEFF/, "");
+    if (isDevtoJson(text)) return parseDevto(text);
+  }
   const medium = files.filter((f) => /(?:^|\/)posts\/[^/]+\.html$/i.test(f.name));
   if (medium.length > 0) {
     return parseMedium(medium.map((f) => ({ name: f.name, html: strFromU8(f.bytes) })));
@@ -33,19 +42,22 @@ export function readExportFiles(files: ExportFile[]): ParsedExport {
   const single = files.filter((f) => /\.(?:xml|json)$/i.test(f.name));
   if (single.length === 1) return readExport(single[0]!);
   throw new Error(
-    "No export found: neither posts/*.html (Medium), Markdown files, WXR nor Ghost JSON.",
+    "No export found: neither posts/*.html (Medium), articles.json (dev.to), Markdown files, WXR nor Ghost JSON.",
   );
 }
 
 /**
- * One uploaded file, its kind told by its content: a zip (Medium's export, Markdown files),
- * XML (WordPress WXR), JSON (Ghost) or a single Markdown file.
+ * One uploaded file, its kind told by its content: a zip (Medium's or dev.to's export, Markdown
+ * files), XML (WordPress WXR), JSON (dev.to's articles, else Ghost) or a single Markdown file.
  */
 export function readExport(file: ExportFile): ParsedExport {
   if (isZip(file.bytes)) return readExportFiles(unzip(file.bytes));
   const text = strFromU8(file.bytes).replace(/^\uFEFF/, "");
   const start = text.trimStart();
   if (start.startsWith("<")) return parseWordPress(text);
+  if ((start.startsWith("{") || start.startsWith("[")) && isDevtoJson(text)) {
+    return parseDevto(text);
+  }
   if (start.startsWith("{")) return parseGhost(text);
   if (MARKDOWN.test(file.name)) return parseMarkdown([{ name: file.name, text }]);
   throw new Error(`${file.name} is not an export this site reads.`);
