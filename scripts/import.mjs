@@ -43,8 +43,11 @@ let parsed;
 try {
   const full = path.resolve(file);
   parsed = statSync(full).isDirectory()
-    ? site.readExportFiles(filesUnder(full))
-    : site.readExport({ name: path.basename(full), bytes: new Uint8Array(readFileSync(full)) });
+    ? await site.readExportFiles(filesUnder(full))
+    : await site.readExport({
+        name: path.basename(full),
+        bytes: new Uint8Array(readFileSync(full)),
+      });
 } catch (error) {
   console.error(`${error.message} Nothing was changed.`);
   process.exit(1);

@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import {
   dryRun,
+  importParsers,
   importedPostPath,
-  parseMedium,
-  parseWordPress,
   runImport,
 } from "../../app/features/import/index.server";
 import { blogPosts, postTags } from "../../database/schema";
@@ -16,6 +15,7 @@ import { drivers, skipReason, type TestDatabase } from "./databases";
 // Real exports (tests/fixtures/imports/README.md): WordPress's Theme Unit Test data, trimmed,
 // and the Medium export posts of Ghost's Medium importer.
 const F = "tests/fixtures/imports";
+const { parseMedium, parseWordPress } = await importParsers();
 const wxr = () =>
   parseWordPress(readFileSync(`${F}/wordpress/theme-unit-test-trimmed.xml`, "utf8"));
 const medium = () =>

@@ -104,13 +104,13 @@ test("a parsed post's body keeps no Liquid tag", () => {
   );
 });
 
-test("an upload is told dev.to by its content: the JSON file, or articles.json in a zip", () => {
+test("an upload is told dev.to by its content: the JSON file, or articles.json in a zip", async () => {
   const bytes = new TextEncoder().encode(source);
-  expect(readExport({ name: "article.json", bytes }).source).toBe("devto");
+  expect((await readExport({ name: "article.json", bytes })).source).toBe("devto");
   const list = new TextEncoder().encode(JSON.stringify([article]));
-  expect(readExport({ name: "articles.json", bytes: list }).source).toBe("devto");
+  expect((await readExport({ name: "articles.json", bytes: list })).source).toBe("devto");
   const zip = zipSync({ "devto-export/articles.json": list, "devto-export/comments.json": list });
-  const parsed = readExport({ name: "devto.zip", bytes: zip });
+  const parsed = await readExport({ name: "devto.zip", bytes: zip });
   expect(parsed.source).toBe("devto");
   expect(parsed.posts).toHaveLength(1);
 });

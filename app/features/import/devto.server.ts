@@ -149,9 +149,6 @@ function articlesOf(json: unknown): DevtoArticle[] {
   return list.filter((item): item is DevtoArticle => typeof item === "object" && item !== null);
 }
 
-/** Whether a JSON text is dev.to's (an article's `body_markdown` key), not Ghost's. */
-export const isDevtoJson = (text: string) => /"body_markdown"\s*:/.test(text);
-
 /** dev.to's account export (`articles.json`) or its API's article JSON as posts. */
 export function parseDevto(source: string): ParsedExport {
   const posts: ImportedPost[] = [];

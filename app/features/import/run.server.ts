@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { marked } from "marked";
 
 import { rowsOf, type Database } from "../../../database/db.server";
 import { importedPaths, importedPosts } from "../../../database/schema";
@@ -77,7 +76,9 @@ type ImageWork = { options: ImageOptions | false; cache: ImageCache; result: Imp
 
 async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
   let html = figuresAsParagraphs(
-    post.body.format === "markdown" ? await marked.parse(post.body.text) : post.body.text,
+    post.body.format === "markdown"
+      ? await (await import("marked")).marked.parse(post.body.text)
+      : post.body.text,
   );
   if (images.options !== false) {
     const rehosted = await rehostImages(db, html, images.options, images.cache);
