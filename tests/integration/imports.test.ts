@@ -48,6 +48,21 @@ for (const driver of drivers) {
       expect(await postCount()).toBe(1);
     });
 
+    it("lets other work run between posts: a reader's request is not queued behind the whole import", async () => {
+      let done = 0;
+      const seen = new Set<number>();
+      let running = true;
+      const tick = () => {
+        seen.add(done);
+        if (running) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await runImport(database.db, wxr(), (d) => void (done = d), { images: false });
+      running = false;
+      // The event loop had a turn after each post, not only once the import was over.
+      for (let d = 1; d < 7; d++) expect(seen.has(d), `after post ${d}`).toBe(true);
+    });
+
     it("imports through the write path: states, dates, tags, clean content, highlighted code", async () => {
       const db = database.db;
       const progress: string[] = [];

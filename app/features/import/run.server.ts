@@ -119,6 +119,12 @@ async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
 }
 
 /**
+ * Lets the requests that came in meanwhile run: with the embedded database, the import's
+ * queries and a reader's share one thread, so each post is followed by a turn of the event loop.
+ */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Imports an export through the posts' own write path (the editor's sanitizer, highlighted
  * code, slugs and tags checked by the database): the plan's posts are created one by one, each
  * recorded by its old id so that a second import of the same file skips it.
@@ -152,6 +158,7 @@ export async function runImport(
       });
     }
     await onProgress?.(index + 1, plan.create.length);
+    await yieldToRequests();
   }
   for (const image of work.cache.values())
     if (!("reason" in (await image))) result.images.rehosted++;
