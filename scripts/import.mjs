@@ -1,6 +1,6 @@
 // npm run import -- FILE [--dry-run] [--images-from URL]: brings the posts of another blog's export into the site's
 // database (DATABASE_URL or DATA_DIR, as the server): a WordPress WXR file, a Ghost JSON export,
-// Medium's export zip, or Markdown files with front matter (one file, a zip or a folder). With
+// Medium's export zip, dev.to's export (articles JSON or zip), or Markdown files with front matter (one file, a zip or a folder). With
 // --dry-run it prints what it would do and changes nothing. The posts' images are fetched (from
 // --images-from URL instead, when given: a copy of the old site's uploads) into the media
 // pipeline; one that cannot be is reported and stays a link. Importing the same export again
@@ -24,7 +24,7 @@ if (from >= 0 && !/^https?:\/\//.test(imagesFrom ?? ""))
 if (!file || unknown.length > 0) {
   if (unknown.length > 0) console.error(`Unknown option: ${unknown.join(" ")}`);
   console.error(
-    "Usage: npm run import -- FILE [--dry-run] (a WXR, Ghost JSON, Medium zip, or Markdown file, zip or folder).",
+    "Usage: npm run import -- FILE [--dry-run] (a WXR, Ghost JSON, Medium zip, dev.to JSON or zip, or Markdown file, zip or folder).",
   );
   process.exit(1);
 }
@@ -43,8 +43,11 @@ let parsed;
 try {
   const full = path.resolve(file);
   parsed = statSync(full).isDirectory()
-    ? site.readExportFiles(filesUnder(full))
-    : site.readExport({ name: path.basename(full), bytes: new Uint8Array(readFileSync(full)) });
+    ? await site.readExportFiles(filesUnder(full))
+    : await site.readExport({
+        name: path.basename(full),
+        bytes: new Uint8Array(readFileSync(full)),
+      });
 } catch (error) {
   console.error(`${error.message} Nothing was changed.`);
   process.exit(1);

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { parseGhost, runImport } from "../../app/features/import/index.server";
+import { importParsers, runImport } from "../../app/features/import/index.server";
 import { readMedia } from "../../app/features/media/index.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import { blogPosts } from "../../database/schema";
@@ -65,6 +65,8 @@ const ghostExport = (html: string) =>
       },
     ],
   });
+
+const { parseGhost } = await importParsers();
 
 for (const driver of drivers) {
   describe.skipIf(skipReason(driver) !== null)(`an import's images on ${driver.name}`, () => {

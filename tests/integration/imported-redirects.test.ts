@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { parseGhost, parseWordPress, runImport } from "../../app/features/import/index.server";
+import { importParsers, runImport } from "../../app/features/import/index.server";
 import { importedRedirects } from "../../server/imported-redirects";
 import { routing } from "../../server/routing";
 import { appRouteManifest } from "../app-routes";
@@ -11,6 +11,8 @@ import { drivers, skipReason, type TestDatabase } from "./databases";
 
 // Real exports (tests/fixtures/imports/README.md), imported, then asked for by their old URLs.
 const F = "tests/fixtures/imports";
+
+const { parseDevto, parseGhost, parseWordPress } = await importParsers();
 
 for (const driver of drivers) {
   describe.skipIf(skipReason(driver) !== null)(`old URLs of imports on ${driver.name}`, () => {
@@ -30,6 +32,12 @@ for (const driver of drivers) {
         undefined,
         { images: false },
       );
+      await runImport(
+        database.db,
+        parseDevto(readFileSync(`${F}/devto/article-api-v1.json`, "utf8")),
+        undefined,
+        { images: false },
+      );
       app = new Hono();
       app.use(routing(async () => appRouteManifest()));
       app.use(importedRedirects(database.db));
@@ -37,13 +45,14 @@ for (const driver of drivers) {
     });
     afterEach(() => database.dispose());
 
-    it("answers 301 to the new post for WordPress's and Ghost's URL forms, GET and HEAD", async () => {
+    it("answers 301 to the new post for WordPress's, Ghost's and dev.to's URL forms, GET and HEAD", async () => {
       for (const [path, location] of [
         ["/?p=1732", "/blog/blocks-formatting"],
         ["/2018/11/02/block-category-formatting/", "/blog/blocks-formatting"],
         ["/2018/11/01/blocks-formatting/", "/blog/blocks-formatting"],
         ["/integrations/", "/blog/integrations"],
         ["/integrations", "/blog/integrations"],
+        ["/username391/pale-kings-and-princes179-381c", "/blog/pale-kings-and-princes179"],
       ] as const) {
         for (const method of ["GET", "HEAD"]) {
           const response = await app.request(path, { method });

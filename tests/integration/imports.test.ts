@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import {
   dryRun,
+  importParsers,
   importedPostPath,
-  parseMedium,
-  parseWordPress,
   runImport,
 } from "../../app/features/import/index.server";
 import { blogPosts, postTags } from "../../database/schema";
@@ -16,6 +15,7 @@ import { drivers, skipReason, type TestDatabase } from "./databases";
 // Real exports (tests/fixtures/imports/README.md): WordPress's Theme Unit Test data, trimmed,
 // and the Medium export posts of Ghost's Medium importer.
 const F = "tests/fixtures/imports";
+const { parseMedium, parseWordPress } = await importParsers();
 const wxr = () =>
   parseWordPress(readFileSync(`${F}/wordpress/theme-unit-test-trimmed.xml`, "utf8"));
 const medium = () =>
@@ -46,6 +46,21 @@ for (const driver of drivers) {
       expect(plan.counts).toEqual({ posts: 7, published: 5, drafts: 1, scheduled: 1, images: 1 });
       expect(plan.collisions).toEqual([{ title: "Draft", wanted: "draft", slug: "draft-2" }]);
       expect(await postCount()).toBe(1);
+    });
+
+    it("lets other work run between posts: a reader's request is not queued behind the whole import", async () => {
+      let done = 0;
+      const seen = new Set<number>();
+      let running = true;
+      const tick = () => {
+        seen.add(done);
+        if (running) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await runImport(database.db, wxr(), (d) => void (done = d), { images: false });
+      running = false;
+      // The event loop had a turn after each post, not only once the import was over.
+      for (let d = 1; d < 7; d++) expect(seen.has(d), `after post ${d}`).toBe(true);
     });
 
     it("imports through the write path: states, dates, tags, clean content, highlighted code", async () => {

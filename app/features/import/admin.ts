@@ -12,7 +12,7 @@ export const IMPORT_INTENTS = { preview: "preview", import: "import" } as const;
 
 export const IMPORT_TEXT = {
   title: "Import posts",
-  hint: "A WordPress export (WXR), a Ghost JSON export, Medium's export zip, or Markdown files with front matter (one file or a zip).",
+  hint: "A WordPress export (WXR), a Ghost JSON export, Medium's export zip, dev.to's export (its articles JSON or zip), or Markdown files with front matter (one file or a zip).",
   preview: "Dry run",
   confirm: "Import",
   noFile: "Choose an export file.",

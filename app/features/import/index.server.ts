@@ -1,8 +1,6 @@
-export { parseGhost } from "./ghost.server";
-export { parseMarkdown } from "./markdown.server";
-export { parseMedium } from "./medium.server";
 export { readExport, readExportFiles, type ExportFile } from "./read-export.server";
-export { parseWordPress } from "./wordpress.server";
+/** The parsers one by one, loaded on first use with their libraries (not at server start). */
+export const importParsers = () => import("./parsers.server");
 export {
   dryRun,
   importContext,

@@ -10,7 +10,7 @@ export const IMPORT_JOB_KIND = "import.run";
 
 /** An upload kept for its import: its dry run is what the owner sees before `Import`. */
 export async function planUpload(db: Database, fileName: string, bytes: Uint8Array) {
-  const plan = await dryRun(db, readExport({ name: fileName, bytes }));
+  const plan = await dryRun(db, await readExport({ name: fileName, bytes }));
   const [row] = await db
     .insert(importJobs)
     .values({ fileName, bytes })
@@ -58,7 +58,7 @@ async function runImportJob(db: Database, id: number) {
   const [row] = await db.select().from(importJobs).where(eq(importJobs.id, id));
   if (!row || row.status === "done") return { id, created: 0 };
   await db.update(importJobs).set({ status: "running" }).where(eq(importJobs.id, id));
-  const parsed = readExport({ name: row.fileName, bytes: row.bytes });
+  const parsed = await readExport({ name: row.fileName, bytes: row.bytes });
   const result = await runImport(db, parsed, async (done, total) => {
     await db.update(importJobs).set({ done, total }).where(eq(importJobs.id, id));
   });

@@ -1,10 +1,11 @@
-import { strFromU8, unzipSync } from "fflate";
-
-import { parseGhost } from "./ghost.server";
-import { parseMarkdown } from "./markdown.server";
-import { parseMedium } from "./medium.server";
 import type { ParsedExport } from "./types";
-import { parseWordPress } from "./wordpress.server";
+
+// The parsers and their libraries (fast-xml-parser, gray-matter, fflate) load on an import's
+// first use, not with the server: a site that never imports never holds them.
+const devtoParser = () => import("./devto.server");
+const isDevtoJson = (text: string) => /"body_markdown"\s*:/.test(text);
+const decoder = new TextDecoder();
+const strFromU8 = (bytes: Uint8Array) => decoder.decode(bytes);
 
 /** A file as handed in: its name (for its kind) and its bytes. */
 export type ExportFile = { name: string; bytes: Uint8Array };
@@ -13,40 +14,56 @@ const MARKDOWN = /\.(?:md|markdown|mdx)$/i;
 const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b;
 
 /** Every file of a zip, folders and macOS's resource forks left out. */
-function unzip(bytes: Uint8Array): ExportFile[] {
+async function unzip(bytes: Uint8Array): Promise<ExportFile[]> {
+  const { unzipSync } = await import("fflate");
   const entries = unzipSync(bytes, {
     filter: (file) => !file.name.endsWith("/") && !file.name.split("/").includes("__MACOSX"),
   });
   return Object.entries(entries).map(([name, content]) => ({ name, bytes: content }));
 }
 
-/** Several files (a zip's or a folder's): Medium's `posts/*.html`, else Markdown files. */
-export function readExportFiles(files: ExportFile[]): ParsedExport {
+/**
+ * Several files (a zip's or a folder's): dev.to's `articles.json`, Medium's `posts/*.html`,
+ * else Markdown files.
+ */
+export async function readExportFiles(files: ExportFile[]): Promise<ParsedExport> {
+  const devto = files.find((f) => /(?:^|\/)articles\.json$/i.test(f.name));
+  if (devto) {
+    const text = strFromU8(devto.bytes).replace(/^\uFEFF/, "");
+    if (isDevtoJson(text)) return (await devtoParser()).parseDevto(text);
+  }
   const medium = files.filter((f) => /(?:^|\/)posts\/[^/]+\.html$/i.test(f.name));
   if (medium.length > 0) {
+    const { parseMedium } = await import("./medium.server");
     return parseMedium(medium.map((f) => ({ name: f.name, html: strFromU8(f.bytes) })));
   }
   const markdown = files.filter((f) => MARKDOWN.test(f.name));
   if (markdown.length > 0) {
+    const { parseMarkdown } = await import("./markdown.server");
     return parseMarkdown(markdown.map((f) => ({ name: f.name, text: strFromU8(f.bytes) })));
   }
   const single = files.filter((f) => /\.(?:xml|json)$/i.test(f.name));
   if (single.length === 1) return readExport(single[0]!);
   throw new Error(
-    "No export found: neither posts/*.html (Medium), Markdown files, WXR nor Ghost JSON.",
+    "No export found: neither posts/*.html (Medium), articles.json (dev.to), Markdown files, WXR nor Ghost JSON.",
   );
 }
 
 /**
- * One uploaded file, its kind told by its content: a zip (Medium's export, Markdown files),
- * XML (WordPress WXR), JSON (Ghost) or a single Markdown file.
+ * One uploaded file, its kind told by its content: a zip (Medium's or dev.to's export, Markdown
+ * files), XML (WordPress WXR), JSON (dev.to's articles, else Ghost) or a single Markdown file.
  */
-export function readExport(file: ExportFile): ParsedExport {
-  if (isZip(file.bytes)) return readExportFiles(unzip(file.bytes));
+export async function readExport(file: ExportFile): Promise<ParsedExport> {
+  if (isZip(file.bytes)) return readExportFiles(await unzip(file.bytes));
   const text = strFromU8(file.bytes).replace(/^\uFEFF/, "");
   const start = text.trimStart();
-  if (start.startsWith("<")) return parseWordPress(text);
-  if (start.startsWith("{")) return parseGhost(text);
-  if (MARKDOWN.test(file.name)) return parseMarkdown([{ name: file.name, text }]);
+  if (start.startsWith("<")) return (await import("./wordpress.server")).parseWordPress(text);
+  if ((start.startsWith("{") || start.startsWith("[")) && isDevtoJson(text)) {
+    return (await devtoParser()).parseDevto(text);
+  }
+  if (start.startsWith("{")) return (await import("./ghost.server")).parseGhost(text);
+  if (MARKDOWN.test(file.name)) {
+    return (await import("./markdown.server")).parseMarkdown([{ name: file.name, text }]);
+  }
   throw new Error(`${file.name} is not an export this site reads.`);
 }

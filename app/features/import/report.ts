@@ -5,6 +5,7 @@ const SOURCE_NAMES: Record<ImportPlan["source"], string> = {
   ghost: "Ghost export",
   medium: "Medium export",
   markdown: "Markdown files",
+  devto: "dev.to export",
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

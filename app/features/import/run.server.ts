@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { marked } from "marked";
 
 import { rowsOf, type Database } from "../../../database/db.server";
 import { importedPaths, importedPosts } from "../../../database/schema";
@@ -77,7 +76,9 @@ type ImageWork = { options: ImageOptions | false; cache: ImageCache; result: Imp
 
 async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
   let html = figuresAsParagraphs(
-    post.body.format === "markdown" ? await marked.parse(post.body.text) : post.body.text,
+    post.body.format === "markdown"
+      ? await (await import("marked")).marked.parse(post.body.text)
+      : post.body.text,
   );
   if (images.options !== false) {
     const rehosted = await rehostImages(db, html, images.options, images.cache);
@@ -118,6 +119,12 @@ async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
 }
 
 /**
+ * Lets the requests that came in meanwhile run: with the embedded database, the import's
+ * queries and a reader's share one thread, so each post is followed by a turn of the event loop.
+ */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Imports an export through the posts' own write path (the editor's sanitizer, highlighted
  * code, slugs and tags checked by the database): the plan's posts are created one by one, each
  * recorded by its old id so that a second import of the same file skips it.
@@ -151,6 +158,7 @@ export async function runImport(
       });
     }
     await onProgress?.(index + 1, plan.create.length);
+    await yieldToRequests();
   }
   for (const image of work.cache.values())
     if (!("reason" in (await image))) result.images.rehosted++;

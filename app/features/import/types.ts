@@ -1,5 +1,5 @@
 /** The systems an export can come from. */
-export type ImportSource = "wordpress" | "ghost" | "medium" | "markdown";
+export type ImportSource = "wordpress" | "ghost" | "medium" | "markdown" | "devto";
 
 /** Where a post stood on the old site. */
 export type ImportedStatus = "published" | "draft" | "scheduled";
@@ -10,7 +10,7 @@ export type ImportedStatus = "published" | "draft" | "scheduled";
  */
 export type ImportedPost = {
   source: ImportSource;
-  /** The old system's own id (WordPress post id, Ghost id, Medium id, Markdown file path). */
+  /** The old system's own id (WordPress post id, Ghost id, Medium id, Markdown file path, dev.to id). */
   sourceId: string;
   /** The post's address on the old site, when the export names one. */
   oldUrl: string | null;
