@@ -1,14 +1,14 @@
 // What the server loads at start, read from the production build (build/server): the files
 // build/server/index.js imports statically, and theirs. The import's libraries are loaded on an
-// import's first use (docs/decisions/040-imports.md), so a site that never imports never holds
-// them.
+// import's first use (docs/decisions/040-imports.md), and sharp on the first image or share card
+// (docs/decisions/041-throughput-flags.md), so a site that never needs them never holds them.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
 import { expect, test } from "vitest";
 
 const ENTRY = path.resolve("build/server/index.js");
-const IMPORT_LIBRARIES = ["fast-xml-parser", "gray-matter", "fflate", "marked"];
+const LAZY_LIBRARIES = ["fast-xml-parser", "gray-matter", "fflate", "marked", "sharp"];
 
 /** Every file the entry reaches through static imports (`import … from`, `import "…"`). */
 function staticClosure(entry: string): Map<string, string> {
@@ -27,7 +27,7 @@ function staticClosure(entry: string): Map<string, string> {
   return files;
 }
 
-test("the server does not load the import's libraries at start", () => {
+test("the server does not load the import's libraries or sharp at start", () => {
   const loaded = staticClosure(ENTRY);
   expect(loaded.size).toBeGreaterThan(3);
   const libraries = new Set<string>();
@@ -37,6 +37,6 @@ test("the server does not load the import's libraries at start", () => {
   // The reading itself is checked: the libraries the server does load at start are found,
   // through the entry and through the chunks it imports.
   expect([...libraries]).toContain("react-router");
-  expect([...libraries]).toContain("sharp");
-  for (const name of IMPORT_LIBRARIES) expect([...libraries], name).not.toContain(name);
+  expect([...libraries]).toContain("@electric-sql/pglite");
+  for (const name of LAZY_LIBRARIES) expect([...libraries], name).not.toContain(name);
 });

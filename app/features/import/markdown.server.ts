@@ -1,7 +1,8 @@
 import { readFrontMatter } from "./front-matter.server";
 import { imagesOfMarkdown } from "./html-clean";
 import type { ImportedPost, ParsedExport, SkippedEntry } from "./types";
-import { markdownToHtml, postSlugOf } from "~/features/posts";
+import { postSlugOf } from "~/features/posts";
+import { markdownToHtml } from "~/features/posts/index.markdown";
 
 /** One Markdown file of a folder or zip: its path inside and its text. */
 export type MarkdownFile = { name: string; text: string };

@@ -77,7 +77,8 @@ type ImageWork = { options: ImageOptions | false; cache: ImageCache; result: Imp
 async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
   let html = figuresAsParagraphs(
     post.body.format === "markdown"
-      ? await (await import("marked")).marked.parse(post.body.text)
+      ? // As the Markdown import and the editor's paste convert it (footnotes, math, callouts).
+        (await import("~/features/posts/index.markdown")).markdownToHtml(post.body.text)
       : post.body.text,
   );
   if (images.options !== false) {

@@ -7,7 +7,7 @@
  *   the post's end, each linking back to its reference;
  * - each callout gets `role="note"` and its visible label (Note, Tip, Warning).
  */
-import { CALLOUT_LABELS, type CalloutType } from "./markdown-blocks";
+import { CALLOUT_LABELS, type CalloutType } from "./blocks-markup";
 
 export const FOOTNOTES_HEADING = "Footnotes";
 export const FOOTNOTE_LABEL = (n: number) => `Footnote ${n}`;

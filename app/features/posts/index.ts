@@ -1,6 +1,6 @@
 export { BlogIndex } from "./blog-index";
 export { FEED_FORMAT, feedAlternates } from "./feeds";
-export { calloutHtml, footnoteHtml, markdownToHtml, mathHtml } from "./markdown-blocks";
+export { calloutHtml, footnoteHtml, mathHtml } from "./blocks-markup";
 export { OWNER_PAGE_SIZE, OwnerPostList } from "./owner-post-list";
 export { PUBLISH_TEXT, TAG_LIMITS, isTag, postPath, tagOf, tagPath } from "./publishing";
 export { postSlugOf } from "./slug";

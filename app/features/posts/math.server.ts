@@ -7,7 +7,7 @@
  */
 import katex from "katex";
 
-import { escapeHtml } from "./markdown-blocks";
+import { escapeHtml } from "./blocks-markup";
 import { decodeEntities } from "./rules";
 
 /** Longest TeX of one formula: more is not a formula a post needs. */

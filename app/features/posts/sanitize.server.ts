@@ -3,7 +3,7 @@ import type sanitizeHtml from "sanitize-html";
 import { CODE_LANGUAGES } from "./code-languages";
 import { CODE_THEMES } from "./highlight.server";
 import { KATEX_ATTRIBUTES, KATEX_CLASSES, KATEX_STYLES, KATEX_TAGS } from "./katex-allowlist";
-import { CALLOUT_TYPES } from "./markdown-blocks";
+import { CALLOUT_TYPES } from "./blocks-markup";
 import { isMediaImageSrc, isMediaImageSrcset } from "~/features/media";
 
 /**

@@ -14,7 +14,7 @@
 import { Node } from "@tiptap/core";
 import type { Editor } from "@tiptap/react";
 
-import { CALLOUT_LABELS, CALLOUT_TYPES, type CalloutType } from "../markdown-blocks";
+import { CALLOUT_LABELS, CALLOUT_TYPES, type CalloutType } from "../blocks-markup";
 
 const PARSE_PRIORITY = 60;
 
