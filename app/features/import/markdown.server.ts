@@ -59,6 +59,9 @@ function postOf(file: MarkdownFile, data: Record<string, unknown>, content: stri
     tags: tagsOf(data["tags"]),
     body: { format: "markdown", text: body },
     canonicalUrl: string(data["canonical_url"]) || string(data["canonicalURL"]) || null,
+    syndication: Array.isArray(data["syndication"])
+      ? data["syndication"].map((url) => string(url)).filter(Boolean)
+      : [],
     images: imagesOfMarkdown(body),
   };
 }
