@@ -98,7 +98,7 @@ function linksOf(post: PlannedPost) {
   const canonicalUrl = post.canonicalUrl ? webAddress(post.canonicalUrl) : null;
   const syndication = (post.syndication ?? [])
     .map((url) => webAddress(url))
-    .filter((url): url is string => url !== null && url !== canonicalUrl)
+    .filter((url): url is string => url !== null)
     .slice(0, POST_LINK_LIMITS.syndication);
   return { canonicalUrl, syndication: [...new Set(syndication)] };
 }
