@@ -6,7 +6,10 @@ import { openEditablePost } from "../../app/features/posts/editor/editable-post.
 import { getPost } from "../../app/features/posts/read.server";
 import { restoreRevision } from "../../app/features/posts/revisions/restore.server";
 import { createPost, updatePost, type PostWriteInput } from "../../app/features/posts/write.server";
-import { drivers, skipReason, type TestDatabase } from "./databases";
+import { loader as atomLoader } from "../../app/routes/atom";
+import { loader as jsonFeedLoader } from "../../app/routes/feed-json";
+import { loader as rssLoader } from "../../app/routes/rss";
+import { drivers, routeContext, skipReason, type TestDatabase } from "./databases";
 
 const source = { device: null, session: null, agent: null };
 const canonical = "https://dev.to/me/a-post";
@@ -95,6 +98,27 @@ for (const driver of drivers) {
         canonicalUrl: canonical,
         syndication: copies,
       });
+    });
+
+    it("points the feeds' entries at the canonical URL, keeping their ids", async () => {
+      const { db } = database;
+      const saved = await createPost(db, post, { source });
+      const read = async (loader: (args: never) => Promise<Response>) =>
+        (
+          await loader({
+            request: new Request("http://localhost/feed"),
+            context: routeContext(database),
+            params: {},
+          } as never)
+        ).text();
+      const rss = await read(rssLoader);
+      expect(rss).toContain(`<link>${canonical}</link>`);
+      expect(rss).toMatch(new RegExp(`<guid[^>]*>[^<]*/blog/${saved.id}</guid>`));
+      expect(await read(atomLoader)).toContain(
+        `<link rel="alternate" type="text/html" href="${canonical}"`,
+      );
+      const json = JSON.parse(await read(jsonFeedLoader)) as { items: { url: string }[] };
+      expect(json.items[0]!.url).toBe(canonical);
     });
 
     it("imports a Markdown post's canonical URL and copies", async () => {
