@@ -9,6 +9,7 @@ import {
   readSyndication,
   webAddress,
 } from "./post-links";
+import { PostFields } from "./editor/post-fields";
 import { postMeta } from "./reader/post-meta";
 import type { PostView } from "./reader/post-view";
 import { SyndicationLinks } from "./reader/syndication-links";
@@ -99,5 +100,32 @@ describe("a post's links elsewhere", () => {
     expect(html).toContain(">Also on dev.to</a>");
     expect(html).toContain(">Also on hashnode.com</a>");
     expect(renderToStaticMarkup(createElement(SyndicationLinks, { urls: [] }))).toBe("");
+  });
+
+  it("are fields of the editor's post settings, as typed", () => {
+    const html = renderToStaticMarkup(
+      createElement(PostFields, {
+        draft: {
+          title: "A post",
+          description: "",
+          html: "<p>x</p>",
+          empty: false,
+          slug: "",
+          tagText: "",
+          visibility: "now",
+          publishAt: "",
+          sendToSubscribers: true,
+          canonicalUrl: "https://dev.to/me/a",
+          syndicationText: "https://b.org/x",
+        },
+        editing: true,
+        update: () => {},
+      }),
+    );
+    expect(html).toContain(`<label for="post-canonical"`);
+    expect(html).toContain(`>${POST_LINK_TEXT.canonical}</label>`);
+    expect(html).toMatch(/id="post-canonical"[^>]*value="https:\/\/dev.to\/me\/a"/);
+    expect(html).toContain(`>${POST_LINK_TEXT.syndication}</label>`);
+    expect(html).toMatch(/id="post-syndication"[^>]*>https:\/\/b.org\/x<\/textarea>/);
   });
 });
