@@ -85,8 +85,11 @@ export const blogPosts = pgTable(
      * tags point there (migration 0023). Null: this site's own address.
      */
     canonicalUrl: text("canonical_url"),
-    /** The addresses of the post's copies elsewhere ("Also on dev.to"), in the owner's order. */
-    syndication: jsonb("syndication").$type<string[]>().notNull().default([]),
+    /**
+     * The addresses of the post's copies elsewhere ("Also on dev.to"), in the owner's order.
+     * Nullable (read as none), so that a row written without it, a restored one, still fits.
+     */
+    syndication: jsonb("syndication").$type<string[]>().default([]),
     searchVector: tsvector("search_vector")
       .notNull()
       .default(sql`''::tsvector`),

@@ -97,7 +97,8 @@ export const fullPost = {
   sendToSubscribers: blogPosts.sendToSubscribers,
   firstPublishedAt: blogPosts.firstPublishedAt,
   canonicalUrl: blogPosts.canonicalUrl,
-  syndication: blogPosts.syndication,
+  // Null (a row written without it) reads as none.
+  syndication: sql<string[]>`coalesce(${blogPosts.syndication}, '[]'::jsonb)`,
 };
 
 export const newestFirst = [desc(blogPosts.publishedAt), desc(blogPosts.id)] as const;

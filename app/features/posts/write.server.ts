@@ -232,7 +232,7 @@ export async function lockPost(tx: Database, id: number) {
       updatedAt: blogPosts.updatedAt,
       tags: tagsOfPost,
       canonicalUrl: sql<string>`coalesce(${blogPosts.canonicalUrl}, '')`,
-      syndication: blogPosts.syndication,
+      syndication: sql<string[]>`coalesce(${blogPosts.syndication}, '[]'::jsonb)`,
     })
     .from(blogPosts)
     .where(and(eq(blogPosts.id, id), ne(blogPosts.status, "trashed")))
