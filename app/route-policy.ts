@@ -160,6 +160,7 @@ export const routePolicies = {
   "routes/admin.messages": OWNER,
   "routes/admin.posts": OWNER,
   "routes/admin.posts.trash": OWNER,
+  "routes/admin.posts-export": OWNER,
   "routes/admin.profile": PROFILE_UPLOADS,
   "routes/admin.profile.photo": PROFILE_UPLOADS,
   "routes/admin.profile.cv": PROFILE_UPLOADS,

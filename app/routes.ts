@@ -46,6 +46,7 @@ export default [
   route("admin/social", "routes/admin.social.tsx"),
   route("webmention", "routes/webmention.ts"),
   route("admin/posts/trash", "routes/admin.posts.trash.tsx"),
+  route("admin/posts/export.zip", "routes/admin.posts-export.ts"),
   route("subscribe", "routes/subscribe.tsx"),
   route("subscribe/confirm", "routes/subscribe.confirm.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),

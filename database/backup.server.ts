@@ -260,7 +260,23 @@ const OLD_COLUMN_NAMES = new Map<string, Map<string, string>>([
   ["education", new Map([["currently_studying", "current"]])],
 ]);
 
+/**
+ * Values for columns a backup written before them lacks and that may not be null
+ * (`jsonb_populate_record` would give them null): a post's links elsewhere (migration 0023).
+ */
+const LATER_COLUMNS = new Map<string, Record<string, unknown>>([
+  ["blog_posts", { syndication: [] }],
+  ["post_revisions", { canonical_url: "", syndication: [] }],
+]);
+
 function renamed(entry: { table: TableName; row: Record<string, unknown> }) {
+  const { table, row } = renamedColumns(entry);
+  const later = LATER_COLUMNS.get(table);
+  if (!later || typeof row !== "object" || row === null) return { table, row };
+  return { table, row: { ...later, ...row } };
+}
+
+function renamedColumns(entry: { table: TableName; row: Record<string, unknown> }) {
   const table = OLD_TABLE_NAMES.get(entry.table) ?? entry.table;
   const columns = OLD_COLUMN_NAMES.get(table);
   if (!columns || typeof entry.row !== "object" || entry.row === null) return { ...entry, table };

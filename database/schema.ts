@@ -80,6 +80,16 @@ export const blogPosts = pgTable(
      * publishing again after an unpublish is no first publication, and sends nothing.
      */
     firstPublishedAt: timestamp("first_published_at", { withTimezone: true }),
+    /**
+     * Where the post was first published, when elsewhere: its canonical link, feeds and share
+     * tags point there (migration 0023). Null: this site's own address.
+     */
+    canonicalUrl: text("canonical_url"),
+    /**
+     * The addresses of the post's copies elsewhere ("Also on dev.to"), in the owner's order.
+     * Nullable (read as none), so that a row written without it, a restored one, still fits.
+     */
+    syndication: jsonb("syndication").$type<string[]>().default([]),
     searchVector: tsvector("search_vector")
       .notNull()
       .default(sql`''::tsvector`),
@@ -239,6 +249,10 @@ export const postRevisions = pgTable(
     slug: text("slug").notNull(),
     tags: jsonb("tags").$type<string[]>().notNull(),
     publish: jsonb("publish").$type<StoredPublishChoice>(),
+    /** As typed: empty for none (migration 0023). */
+    canonicalUrl: text("canonical_url").notNull().default(""),
+    /** As typed, one address an item. */
+    syndication: jsonb("syndication").$type<string[]>().notNull().default([]),
     baseId: integer("base_id")
       .notNull()
       .references(() => postRevisionBases.id),

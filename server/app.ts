@@ -108,6 +108,8 @@ export {
   readExportFiles,
   runImport,
 } from "../app/features/import/index.server";
+// For scripts/export.mjs: every post as Markdown in a zip.
+export { exportPosts } from "../app/features/posts/index.server";
 // For tests/built: the cache, the uploads and the node:http listener as the server runs them.
 export { PageCache, siteListener, startMediaFiles };
 // For bench/media.mjs: files stored as uploads are (their bytes in parts, then their rows).

@@ -18,6 +18,7 @@ const OWNER_ONLY = new Set([
   "routes/admin.messages",
   "routes/admin.posts",
   "routes/admin.posts.trash",
+  "routes/admin.posts-export",
   "routes/admin.profile",
   "routes/admin.profile.photo",
   "routes/admin.profile.cv",

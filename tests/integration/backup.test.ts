@@ -126,6 +126,20 @@ function beforeEducationRename(backup: Buffer): Buffer {
   return gzipSync(body + JSON.stringify({ rows: rows.length, sha256 }) + "\n");
 }
 
+/** A backup as a site before migration 0023 wrote it: posts and revisions without their links. */
+function beforePostLinks(backup: Buffer): Buffer {
+  const lines = gunzipSync(backup).toString("utf8").trimEnd().split("\n").slice(0, -1);
+  const rows = lines.slice(1).map((line) => {
+    const { table, row } = JSON.parse(line) as { table: string; row: Record<string, unknown> };
+    if (table !== "blog_posts" && table !== "post_revisions") return line;
+    const { canonical_url: _url, syndication: _copies, ...before } = row;
+    return JSON.stringify({ table, row: before });
+  });
+  const body = [lines[0]!, ...rows].join("\n") + "\n";
+  const sha256 = createHash("sha256").update(body).digest("hex");
+  return gzipSync(body + JSON.stringify({ rows: rows.length, sha256 }) + "\n");
+}
+
 describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, d] as const))(
   "backup on %s",
   (_name, driver) => {
@@ -225,6 +239,19 @@ describe.each(drivers.filter((d) => skipReason(d) === null).map((d) => [d.name, 
           false,
           true,
         ]);
+      } finally {
+        await target.dispose();
+      }
+    });
+
+    it("restores a backup written before posts had links elsewhere", async () => {
+      const old = path.join(dir, `${driver.name}-before-0023.jsonl.gz`);
+      writeFileSync(old, beforePostLinks(readFileSync(file)));
+      expect(gunzipSync(readFileSync(old)).toString()).not.toContain('"syndication"');
+      const target = await driver.fresh();
+      try {
+        await restoreBackup(target.db, readBackup(old));
+        expect(await contentFingerprint(target.db)).toEqual(await contentFingerprint(source.db));
       } finally {
         await target.dispose();
       }

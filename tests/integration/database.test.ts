@@ -106,6 +106,9 @@ for (const driver of drivers) {
           "first_published_at",
           // Share cards (migration 0015).
           "share_card",
+          // A post's links elsewhere (migration 0023).
+          "canonical_url",
+          "syndication",
         ],
         job_experiences: ["id", "title", "company", "from", "to", "current", "sort_key"],
         education: ["id", "degree", "institution", "from", "to", "current", "sort_key"],

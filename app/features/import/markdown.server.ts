@@ -61,6 +61,9 @@ function postOf(file: MarkdownFile, data: Record<string, unknown>, content: stri
     // As the editor's Markdown paste makes it: footnotes, math and GitHub's alerts included.
     body: { format: "html", text: markdownToHtml(body) },
     canonicalUrl: string(data["canonical_url"]) || string(data["canonicalURL"]) || null,
+    syndication: Array.isArray(data["syndication"])
+      ? data["syndication"].map((url) => string(url)).filter(Boolean)
+      : [],
     images: imagesOfMarkdown(body),
   };
 }

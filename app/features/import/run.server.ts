@@ -11,7 +11,7 @@ import {
 } from "./images.server";
 import { type ImportContext, type ImportPlan, type PlannedPost, planImport } from "./plan";
 import type { ParsedExport } from "./types";
-import { POST_LIMITS } from "~/features/posts";
+import { POST_LIMITS, POST_LINK_LIMITS, webAddress } from "~/features/posts";
 import { SlugTakenError, createPost, storableContent } from "~/features/posts/index.server";
 
 /** What an import did: the posts it created, those it could not, and what it skipped. */
@@ -95,6 +95,16 @@ const publishOf = (post: PlannedPost) =>
     ? { mode: "draft" as const }
     : { mode: "at" as const, at: post.publishedAt ?? new Date() };
 
+/** The post's canonical URL and copies elsewhere, those that are web addresses. */
+function linksOf(post: PlannedPost) {
+  const canonicalUrl = post.canonicalUrl ? webAddress(post.canonicalUrl) : null;
+  const syndication = (post.syndication ?? [])
+    .map((url) => webAddress(url))
+    .filter((url): url is string => url !== null)
+    .slice(0, POST_LINK_LIMITS.syndication);
+  return { canonicalUrl, syndication: [...new Set(syndication)] };
+}
+
 async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
   const content = await storableContent(await htmlOf(post, images, db));
   if (!content.ok) return { error: content.error };
@@ -105,6 +115,7 @@ async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
     slug: post.slug,
     tags: post.tags,
     publish: publishOf(post),
+    ...linksOf(post),
   });
   await db
     .insert(importedPosts)

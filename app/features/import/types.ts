@@ -25,6 +25,8 @@ export type ImportedPost = {
   tags: string[];
   body: { format: "html" | "markdown"; text: string };
   canonicalUrl: string | null;
+  /** The addresses of the post's copies elsewhere, when the export names them. */
+  syndication?: string[];
   /** Absolute or site-relative addresses of the images the body shows. */
   images: string[];
 };

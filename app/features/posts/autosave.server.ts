@@ -31,6 +31,11 @@ const fieldsOf = (input: AutosaveInput): RevisionFields => ({
     .map((tag) => tag.trim())
     .filter(Boolean),
   publish: input.publish as StoredPublishChoice,
+  canonicalUrl: (input.canonicalUrl ?? "").trim(),
+  syndication: (input.syndication ?? "")
+    .split(/\r?\n/)
+    .map((url) => url.trim())
+    .filter(Boolean),
 });
 
 /**

@@ -8,6 +8,7 @@ import { eq, sql } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { blogPosts } from "../../../database/schema";
+import { readCanonicalUrl, readSyndication } from "./post-links";
 import { readTags } from "./publishing";
 import type { RevisionFields } from "./revisions/store.server";
 import { writeTags, type LockedPost } from "./write.server";
@@ -22,6 +23,7 @@ export async function applyToDraft(tx: Transaction, post: LockedPost, fields: Re
       title: fields.title,
       description: fields.description,
       content: fields.content,
+      ...linksOf(fields),
       updatedAt: new Date(),
     })
     .where(eq(blogPosts.id, post.id));
@@ -36,7 +38,19 @@ export const rowHolds = (post: LockedPost, fields: RevisionFields) =>
   post.title === fields.title &&
   (post.description ?? "") === fields.description &&
   post.content === fields.content &&
-  post.tags.join(",") === fields.tags.join(",");
+  post.tags.join(",") === fields.tags.join(",") &&
+  post.canonicalUrl === fields.canonicalUrl &&
+  post.syndication.join("\n") === fields.syndication.join("\n");
+
+/** The links a draft's row takes: those still being typed wait for a save that checks them. */
+function linksOf(fields: RevisionFields) {
+  const canonical = readCanonicalUrl(fields.canonicalUrl);
+  const syndication = readSyndication(fields.syndication);
+  return {
+    ...("url" in canonical ? { canonicalUrl: canonical.url } : {}),
+    ...("urls" in syndication ? { syndication: syndication.urls } : {}),
+  };
+}
 
 /**
  * A draft never published takes its URL from its title as the title is typed: no one has seen

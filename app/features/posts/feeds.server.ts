@@ -30,7 +30,7 @@ export type FeedEntry = {
    * they had slugs, so subscribers see no post twice.
    */
   id: string;
-  /** The canonical page: `{siteUrl}/blog/{slug}`. */
+  /** The canonical page: `{siteUrl}/blog/{slug}`, or the post's canonical URL elsewhere. */
   url: string;
   title: string;
   /** The description, when the post has one. */
@@ -85,7 +85,8 @@ export async function readFeed(
     const published = post.publishedAt!;
     return {
       id: `${base}/blog/${post.id}`,
-      url: `${base}${postPath(post.slug)}`,
+      // A post first published elsewhere links there, as its page's canonical link does.
+      url: post.canonicalUrl ?? `${base}${postPath(post.slug)}`,
       title: post.title,
       summary: post.description || null,
       html: absoluteMediaUrls(sanitizePostHtml(post.content), base),

@@ -38,3 +38,4 @@ export {
   updatePost,
 } from "./write.server";
 export { POST_JOBS } from "./purge.server";
+export { exportFileName, exportPosts, exportStream } from "./export.server";

@@ -7,6 +7,7 @@ export { postSlugOf } from "./slug";
 export { postMeta } from "./reader/post-meta";
 export { PostReader } from "./reader/post-reader";
 export { EDITOR_TEXT, POST_BODY_LIMIT, POST_LIMITS } from "./rules";
+export { POST_LINK_LIMITS, POST_LINK_TEXT, webAddress } from "./post-links";
 export { TagIndex } from "./tag-index";
 export { TagPage } from "./tag-page";
 export { TRASH_PATH } from "./trash";

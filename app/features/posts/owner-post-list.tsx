@@ -39,6 +39,9 @@ const stateStyle: Record<PublishState, string> = {
  * `/admin/posts`: every post whatever its state (the trash aside), with its state, date and an
  * Edit link; `trashed` is the post just deleted in the editor, offered back by a notice.
  */
+/** Every post as Markdown, in a zip (app/routes/admin.posts-export.ts). */
+export const POSTS_EXPORT_PATH = "/admin/posts/export.zip";
+
 export function OwnerPostList({
   posts,
   page,
@@ -66,6 +69,16 @@ export function OwnerPostList({
         {total === 1 ? "1 post" : `${total} posts`}. Drafts and scheduled posts are seen by you
         alone.
       </p>
+      {total > 0 ? (
+        // A plain link: the download is a file, not a page of the app.
+        <a
+          href={POSTS_EXPORT_PATH}
+          download
+          className="mt-4 inline-flex items-center gap-2 rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+        >
+          Export posts
+        </a>
+      ) : null}
       {posts.length === 0 ? (
         <p className="mt-8 text-slate-600 dark:text-slate-400">No posts yet.</p>
       ) : (

@@ -53,6 +53,10 @@ export type Post = {
   sendToSubscribers: boolean | null;
   /** When it was first public; null for a post never published (its first publication may send it). */
   firstPublishedAt: Date | null;
+  /** Where it was first published, when elsewhere (null: here). */
+  canonicalUrl: string | null;
+  /** The addresses of its copies elsewhere. */
+  syndication: string[];
 };
 
 /** What visitors may see: published posts. Drafts and scheduled posts are the owner's alone. */
@@ -92,6 +96,9 @@ export const fullPost = {
   shareCard: blogPosts.shareCard,
   sendToSubscribers: blogPosts.sendToSubscribers,
   firstPublishedAt: blogPosts.firstPublishedAt,
+  canonicalUrl: blogPosts.canonicalUrl,
+  // Null (a row written without it) reads as none.
+  syndication: sql<string[]>`coalesce(${blogPosts.syndication}, '[]'::jsonb)`,
 };
 
 export const newestFirst = [desc(blogPosts.publishedAt), desc(blogPosts.id)] as const;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { POST_LIMITS, textOfHtml } from "./rules";
+import { POST_LINK_LIMITS, readCanonicalUrl, readSyndication } from "./post-links";
 import { PUBLISH_TEXT, readSlug, readTags } from "./publishing";
 
 /** PostgreSQL text cannot hold U+0000, and no editor produces it. */
@@ -83,6 +84,34 @@ export const postSchema = z.object({
    * only at the first publication: a post published before is never sent.
    */
   sendToSubscribers: z.boolean({ error: "sendToSubscribers must be true or false." }).optional(),
+  /** Where the post was first published, if elsewhere ("" for none). Absent: kept. */
+  canonicalUrl: z
+    .string({ error: "The canonical URL must be text." })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const read = readCanonicalUrl(value);
+      if ("error" in read) {
+        ctx.addIssue({ code: "custom", message: read.error });
+        return z.NEVER;
+      }
+      return read.url;
+    }),
+  /** The addresses of its copies elsewhere (a list, or one a line). Absent: kept. */
+  syndication: z
+    .union([z.string(), z.array(z.string())], {
+      error: "Syndication must be text or a list of texts.",
+    })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const read = readSyndication(value);
+      if ("error" in read) {
+        ctx.addIssue({ code: "custom", message: read.error });
+        return z.NEVER;
+      }
+      return read.urls;
+    }),
 });
 
 export type PostInput = z.infer<typeof postSchema>;
@@ -113,6 +142,15 @@ export const autosaveSchema = z.object({
     z.object({ mode: z.enum(["keep", "draft", "now"]) }),
     z.object({ mode: z.literal("at"), at: z.string().max(64) }),
   ]),
+  /** As typed (absent from an older editor: none). */
+  canonicalUrl: z.string().max(POST_LINK_LIMITS.urlLength).refine(noNull).default(""),
+  /** As typed: one address a line. */
+  syndication: z
+    .string()
+    .max(POST_LINK_LIMITS.urlLength * POST_LINK_LIMITS.syndication)
+    .refine(noNull)
+    .default(""),
 });
 
-export type AutosaveInput = z.infer<typeof autosaveSchema>;
+/** What an autosave holds; the links are optional for callers that predate them. */
+export type AutosaveInput = z.input<typeof autosaveSchema>;

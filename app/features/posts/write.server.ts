@@ -60,6 +60,10 @@ export type PostWriteInput = {
   publish: PublishRequest;
   /** The `Send to subscribers` choice; absent: kept (a new post's: no). */
   sendToSubscribers?: boolean;
+  /** Where the post was first published, if elsewhere (null: here); absent: kept (a new post's: here). */
+  canonicalUrl?: string | null;
+  /** The addresses of its copies elsewhere; absent: kept (a new post's: none). */
+  syndication?: string[];
 };
 
 /**
@@ -134,6 +138,8 @@ function savedColumns(post: PostWriteInput, publish: PublishRequest, current: SQ
     slug: post.slug ?? "",
     ...publication(publish, current),
     ...(post.sendToSubscribers === undefined ? {} : { sendToSubscribers: post.sendToSubscribers }),
+    ...(post.canonicalUrl === undefined ? {} : { canonicalUrl: post.canonicalUrl }),
+    ...(post.syndication === undefined ? {} : { syndication: post.syndication }),
   };
 }
 
@@ -196,7 +202,7 @@ export async function updatePost(
         .returning(savedPost);
       if (post.tags !== null) await writeTags(tx, id, post.tags);
       await refreshCardOf(tx, row!.status);
-      const fields = revisionFieldsOf(post, post.tags ?? current.tags);
+      const fields = revisionFieldsOf(post, post.tags ?? current.tags, current);
       const head = await recordRevision(tx, id, { kind: "manual", applied: true, fields, source });
       return { ...row!, revision: head.id };
     }),
@@ -225,6 +231,8 @@ export async function lockPost(tx: Database, id: number) {
       publishedAt: blogPosts.publishedAt,
       updatedAt: blogPosts.updatedAt,
       tags: tagsOfPost,
+      canonicalUrl: sql<string>`coalesce(${blogPosts.canonicalUrl}, '')`,
+      syndication: sql<string[]>`coalesce(${blogPosts.syndication}, '[]'::jsonb)`,
     })
     .from(blogPosts)
     .where(and(eq(blogPosts.id, id), ne(blogPosts.status, "trashed")))
@@ -257,9 +265,16 @@ export async function checkBase(
   if (baseRevision !== undefined && baseRevision !== head.id) throw new EditConflictError(head);
 }
 
-/** A revision's fields for a save. */
-export function revisionFieldsOf(post: PostWriteInput, tags: string[]): RevisionFields {
+/** A revision's fields for a save; links it keeps are the row's (`current`). */
+export function revisionFieldsOf(
+  post: PostWriteInput,
+  tags: string[],
+  current: Pick<RevisionFields, "canonicalUrl" | "syndication"> = EMPTY_LINKS,
+): RevisionFields {
   return {
+    canonicalUrl:
+      post.canonicalUrl === undefined ? current.canonicalUrl : (post.canonicalUrl ?? ""),
+    syndication: post.syndication ?? current.syndication,
     title: post.title,
     description: post.description,
     content: post.content,
@@ -268,6 +283,8 @@ export function revisionFieldsOf(post: PostWriteInput, tags: string[]): Revision
     publish: storedChoice(post.publish),
   };
 }
+
+const EMPTY_LINKS = { canonicalUrl: "", syndication: [] };
 
 const storedChoice = (publish: PublishRequest): StoredPublishChoice =>
   publish.mode === "at" ? { mode: "at", at: publish.at.toISOString() } : publish;

@@ -25,6 +25,8 @@ export async function openEditablePost(db: Database, post: Post): Promise<Editab
     slug: post.slug,
     tags: post.tags,
     publish: null,
+    canonicalUrl: post.canonicalUrl ?? "",
+    syndication: post.syndication,
   };
   // The head is read when the row may not hold it (any version not applied: a published post's
   // autosave or restore), or holds only part of it (an autosave's URL and choice as typed).
@@ -48,5 +50,8 @@ export async function openEditablePost(db: Database, post: Post): Promise<Editab
     publish: opened?.publish ?? null,
     sendToSubscribers: post.sendToSubscribers,
     wasEverPublished: post.firstPublishedAt !== null,
+    // Like the URL, links an autosave kept as typed are opened so (the row takes valid ones).
+    canonicalUrl: (opened ?? fields).canonicalUrl,
+    syndication: (opened ?? fields).syndication,
   };
 }

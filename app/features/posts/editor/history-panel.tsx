@@ -24,6 +24,8 @@ export const draftOfRestored = ({ fields }: RestoredVersion): Partial<PostDraft>
   empty: textOfHtml(fields.content) === "",
   slug: fields.slug,
   tagText: fields.tags.join(", "),
+  canonicalUrl: fields.canonicalUrl,
+  syndicationText: fields.syndication.join("\n"),
 });
 
 type Listed =

@@ -52,5 +52,7 @@ export const sameDraft = (a: PostDraft, b: PostDraft) =>
   a.html === b.html &&
   a.slug === b.slug &&
   a.tagText === b.tagText &&
+  (a.canonicalUrl ?? "") === (b.canonicalUrl ?? "") &&
+  (a.syndicationText ?? "") === (b.syndicationText ?? "") &&
   a.visibility === b.visibility &&
   (a.visibility !== "at" || a.publishAt === b.publishAt);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { POST_LINK_TEXT } from "../post-links";
 import { PUBLISH_TEXT } from "../publishing";
 import { missingAltText } from "../rules";
 import { postRequestOf, type PostDraft } from "./post-draft";
@@ -28,7 +29,19 @@ describe("the editor's request for a draft", () => {
         tags: ["node-js", "sql"],
         publish: { mode: "now" },
         sendToSubscribers: true,
+        canonicalUrl: "",
+        syndication: [],
       },
+    });
+    expect(
+      postRequestOf(
+        draft({ canonicalUrl: " https://dev.to/a ", syndicationText: "https://b.org/x\n\n" }),
+      ),
+    ).toMatchObject({
+      body: { canonicalUrl: "https://dev.to/a", syndication: ["https://b.org/x"] },
+    });
+    expect(postRequestOf(draft({ syndicationText: "dev.to/x" }))).toEqual({
+      problem: POST_LINK_TEXT.badUrl("dev.to/x"),
     });
     expect(postRequestOf(draft({ sendToSubscribers: false }))).toMatchObject({
       body: { sendToSubscribers: false },

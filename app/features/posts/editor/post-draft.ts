@@ -6,6 +6,7 @@ import { useState } from "react";
 
 import type { StoredPublishChoice } from "../../../../database/schema";
 import { PUBLISH_TEXT, readSlug, readTags, type PublishState } from "../publishing";
+import { readCanonicalUrl, readSyndication } from "../post-links";
 import { imagesWithoutAlt, missingAltText, textOfHtml } from "../rules";
 import { useHydrated } from "./hydrated";
 
@@ -32,6 +33,9 @@ export type EditablePost = {
   sendToSubscribers: boolean | null;
   /** Whether the post was ever public: then it is never sent, and the choice is not offered. */
   wasEverPublished: boolean;
+  /** As the post (or its autosave) holds it: empty for none. */
+  canonicalUrl: string;
+  syndication: string[];
 };
 
 /** The publishing choice of the form: a draft, public now (or kept public), or at a time. */
@@ -56,6 +60,10 @@ export type PostDraft = {
    * published. On for a post never published unless the owner turned it off.
    */
   sendToSubscribers: boolean;
+  /** As typed: empty for none (absent from a copy kept by an older editor). */
+  canonicalUrl?: string;
+  /** As typed: one address a line. */
+  syndicationText?: string;
 };
 
 /** A datetime-local input's value for a moment, in the browser's time zone. */
@@ -94,6 +102,8 @@ function draftFieldsOf(post?: EditablePost): DraftFields {
     slug: post?.slug ?? "",
     tagText: post?.tags.join(", ") ?? "",
     sendToSubscribers: post ? (post.sendToSubscribers ?? !post.wasEverPublished) : true,
+    canonicalUrl: post?.canonicalUrl ?? "",
+    syndicationText: post?.syndication.join("\n") ?? "",
     ...openedVisibility(post),
   };
 }
@@ -137,6 +147,10 @@ export function postRequestOf(draft: PostDraft): { body: object } | { problem: s
   if ("error" in slug) return { problem: slug.error };
   const tags = readTags(draft.tagText);
   if ("error" in tags) return { problem: tags.error };
+  const canonical = readCanonicalUrl(draft.canonicalUrl ?? "");
+  if ("error" in canonical) return { problem: canonical.error };
+  const syndication = readSyndication(draft.syndicationText ?? "");
+  if ("error" in syndication) return { problem: syndication.error };
   const at = draft.visibility === "at" ? new Date(draft.publishAt) : null;
   if (at && Number.isNaN(at.getTime())) return { problem: PUBLISH_TEXT.badTime };
   return {
@@ -149,6 +163,8 @@ export function postRequestOf(draft: PostDraft): { body: object } | { problem: s
       publish: at ? { mode: "at", at: at.toISOString() } : { mode: draft.visibility },
       // A copy kept by an older editor has no choice: the post's first publication sends it.
       sendToSubscribers: draft.sendToSubscribers !== false,
+      canonicalUrl: canonical.url ?? "",
+      syndication: syndication.urls,
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 
+import { POST_LINK_LIMITS, POST_LINK_TEXT } from "../post-links";
 import { PUBLISH_TEXT, readTags, TAG_LIMITS } from "../publishing";
 import { POST_LIMITS } from "../rules";
 import { postSlugOf, SLUG_MAX_LENGTH } from "../slug";
@@ -85,6 +86,50 @@ export function PostFields({
         <p id="post-tags-hint" className={hintClass}>
           Separated by commas, up to {TAG_LIMITS.perPost}.
           {shownTags.length > 0 ? ` Saved as: ${shownTags.map((t) => `#${t}`).join(" ")}` : ""}
+        </p>
+      </Field>
+      <PostLinkFields draft={draft} update={update} />
+    </>
+  );
+}
+
+/** Where the post was first published, and its copies elsewhere. */
+function PostLinkFields({
+  draft,
+  update,
+}: {
+  draft: PostDraft;
+  update: (changes: Partial<PostDraft>) => void;
+}) {
+  return (
+    <>
+      <Field id="post-canonical" label={POST_LINK_TEXT.canonical}>
+        <input
+          id="post-canonical"
+          type="url"
+          value={draft.canonicalUrl ?? ""}
+          onChange={(e) => update({ canonicalUrl: e.target.value })}
+          placeholder="https://dev.to/you/your-post"
+          maxLength={POST_LINK_LIMITS.urlLength}
+          aria-describedby="post-canonical-hint"
+          className={fieldClass}
+        />
+        <p id="post-canonical-hint" className={hintClass}>
+          {POST_LINK_TEXT.canonicalHint}
+        </p>
+      </Field>
+      <Field id="post-syndication" label={POST_LINK_TEXT.syndication}>
+        <textarea
+          id="post-syndication"
+          rows={2}
+          value={draft.syndicationText ?? ""}
+          onChange={(e) => update({ syndicationText: e.target.value })}
+          placeholder="https://dev.to/you/your-post"
+          aria-describedby="post-syndication-hint"
+          className={fieldClass}
+        />
+        <p id="post-syndication-hint" className={hintClass}>
+          {POST_LINK_TEXT.syndicationHint}
         </p>
       </Field>
     </>

@@ -364,4 +364,6 @@ const autosaveBody = (draft: PostDraft) => ({
   slug: draft.slug,
   tags: draft.tagText,
   publish: publishChoiceOf(draft),
+  canonicalUrl: draft.canonicalUrl ?? "",
+  syndication: draft.syndicationText ?? "",
 });

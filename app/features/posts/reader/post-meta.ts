@@ -25,13 +25,14 @@ export function postMeta({
       noindex: true,
     });
   }
-  const path = postPath(post.slug);
+  // A post first published elsewhere names that address: its canonical link, og:url, JSON-LD.
+  const url = post.canonicalUrl ?? `${siteUrl}${postPath(post.slug)}`;
   const published = new Date(post.publishedAt).toISOString();
   const modified = new Date(post.updatedAt).toISOString();
   return pageMeta({
     site,
     siteUrl,
-    path,
+    path: url,
     title: `${post.title} · ${site.name}`,
     description: post.description,
     share: {
@@ -50,8 +51,8 @@ export function postMeta({
       description: post.description,
       datePublished: published,
       dateModified: modified,
-      url: `${siteUrl}${path}`,
-      mainEntityOfPage: `${siteUrl}${path}`,
+      url,
+      mainEntityOfPage: url,
       ...(post.tags.length > 0 ? { keywords: post.tags.join(", ") } : {}),
       author: { "@type": "Person", name: site.name, url: `${siteUrl}/` },
     },

@@ -7,6 +7,7 @@ import { attachContentActions, useIsOwner, useSite } from "~/features/site";
 
 import { postPath } from "../publishing";
 import { TagLinks } from "../tag-links";
+import { SyndicationLinks } from "./syndication-links";
 import { isHiddenVersion, PostDetails, UnpublishedNote, versionsOf } from "./post-details";
 import type { PostView, RelatedPost } from "./post-view";
 import { RelatedPosts } from "./related-posts";
@@ -57,6 +58,7 @@ export function PostReader({ post, related }: { post: PostView | null; related: 
         onSwitch={() => setEnglish((on) => !on)}
       />
       {post.tags.length > 0 ? <TagLinks tags={post.tags} className="mt-4" /> : null}
+      <SyndicationLinks urls={post.syndication} />
       {post.status !== "published" ? <UnpublishedNote post={post} /> : null}
       <hr className="my-8 border-slate-200 dark:border-slate-800" />
       {versions.map(({ key, rendered }) =>

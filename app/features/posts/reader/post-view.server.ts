@@ -56,6 +56,8 @@ export async function readPostView(
       content: renderPostHtml(content),
       contentEn: post.contentEn?.trim() ? renderPostHtml(sanitizePostHtml(post.contentEn)) : null,
       shareImage: post.shareCard ? shareImageOf(post.shareCard) : null,
+      canonicalUrl: post.canonicalUrl,
+      syndication: post.syndication,
     },
     related,
   };

@@ -32,6 +32,10 @@ export type PostView = {
   contentEn: RenderedPost | null;
   /** Its share card, once drawn (published and scheduled posts). */
   shareImage: ShareImage | null;
+  /** Where it was first published, when elsewhere: its canonical URL (null: this page). */
+  canonicalUrl: string | null;
+  /** The addresses of its copies elsewhere ("Also on dev.to"). */
+  syndication: string[];
 };
 
 /** Another post offered at the foot of one. */

@@ -65,9 +65,20 @@ export async function revisionView(
     renderTextDiff(revision.title, head.title),
     renderTextDiff(revision.description, head.description),
   ]);
-  const { description: text, content: html, slug, tags, publish } = revision;
+  const {
+    description: text,
+    content: html,
+    slug,
+    tags,
+    publish,
+    canonicalUrl,
+    syndication,
+  } = revision;
   return {
-    revision: { ...entryOf(revision), description: text, content: html, slug, tags, publish },
+    revision: {
+      ...entryOf(revision),
+      ...{ description: text, content: html, slug, tags, publish, canonicalUrl, syndication },
+    },
     head: head.id,
     diffHtml: content.html,
     diffWordByWord: content.wordByWord,

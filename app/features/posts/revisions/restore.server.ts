@@ -43,8 +43,12 @@ export async function restoreRevision(
     const revision = await readRevision(tx, postId, revisionId);
     if (!revision) return null;
     await checkBase(tx, post, baseRevision);
-    const { title, description, content, slug, tags, publish } = revision;
-    const fields: RevisionFields = { title, description, content, slug, tags, publish };
+    const { title, description, content, slug, tags, publish, canonicalUrl, syndication } =
+      revision;
+    const fields: RevisionFields = {
+      ...{ title, description, content, slug, tags, publish },
+      ...{ canonicalUrl, syndication },
+    };
     const draft = post.status === "draft";
     if (draft) await applyToDraft(tx, post, fields);
     const applied = draft || rowHolds(post, fields);

@@ -25,6 +25,9 @@ export type RevisionFields = {
   slug: string;
   tags: string[];
   publish: StoredPublishChoice | null;
+  /** As typed: empty for none. */
+  canonicalUrl: string;
+  syndication: string[];
 };
 
 /** Where a save came from: the owner's device (a hash), the editor window, the browser. */
@@ -94,6 +97,8 @@ export async function readRevision(
       slug: postRevisions.slug,
       tags: postRevisions.tags,
       publish: postRevisions.publish,
+      canonicalUrl: postRevisions.canonicalUrl,
+      syndication: postRevisions.syndication,
       delta: postRevisions.delta,
       base: postRevisionBases.content,
     })
@@ -137,7 +142,7 @@ export async function recordRevision(
   const counts = wordChanges(previous?.content ?? "", revision.fields.content);
   if (coalesce) await tx.delete(postRevisions).where(eq(postRevisions.id, head.id));
   const stored = await storeContent(tx, postId, revision.fields.content);
-  const { title, description, slug, tags, publish } = revision.fields;
+  const { title, description, slug, tags, publish, canonicalUrl, syndication } = revision.fields;
   const [row] = await tx
     .insert(postRevisions)
     .values({
@@ -150,6 +155,8 @@ export async function recordRevision(
       slug,
       tags,
       publish,
+      canonicalUrl,
+      syndication,
       ...stored,
       wordsAdded: counts.added,
       wordsRemoved: counts.removed,
