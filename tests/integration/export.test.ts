@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { unzipSync, strFromU8 } from "fflate";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { parseMarkdown, runImport } from "../../app/features/import/index.server";
+import { importParsers, runImport } from "../../app/features/import/index.server";
 import { IMAGE_SIZES, postImageOf } from "../../app/features/media";
 import { processImage, storeMedia } from "../../app/features/media/index.server";
 import { exportPosts } from "../../app/features/posts/export.server";
@@ -10,6 +10,8 @@ import { getPost } from "../../app/features/posts/read.server";
 import { createPost, type PostWriteInput } from "../../app/features/posts/write.server";
 import { storableContent } from "../../app/features/posts/content.server";
 import { drivers, skipReason, type TestDatabase } from "./databases";
+
+const { parseMarkdown } = await importParsers();
 
 const body = `<h2>Setup</h2><p>Read <a href="https://example.com/docs">the docs</a>, then:</p>
 <ul><li><p>one</p></li><li><p>two <strong>bold</strong></p></li></ul>

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { parseMarkdown, runImport } from "../../app/features/import/index.server";
+import { importParsers, runImport } from "../../app/features/import/index.server";
 import { autosavePost } from "../../app/features/posts/autosave.server";
 import { openEditablePost } from "../../app/features/posts/editor/editable-post.server";
 import { getPost } from "../../app/features/posts/read.server";
@@ -10,6 +10,8 @@ import { loader as atomLoader } from "../../app/routes/atom";
 import { loader as jsonFeedLoader } from "../../app/routes/feed-json";
 import { loader as rssLoader } from "../../app/routes/rss";
 import { drivers, routeContext, skipReason, type TestDatabase } from "./databases";
+
+const { parseMarkdown } = await importParsers();
 
 const source = { device: null, session: null, agent: null };
 const canonical = "https://dev.to/me/a-post";

@@ -23,7 +23,7 @@ const site = {
   shareImage: "/photo.jpg",
   shareCard: null,
 };
-const rendered = { html: "<p>Text</p>", toc: [], readingMinutes: 1 };
+const rendered = { html: "<p>Text</p>", toc: [], readingMinutes: 1, hasMath: false };
 const view = (links: Partial<PostView>): PostView => ({
   id: 1,
   slug: "a-post",
