@@ -2,14 +2,14 @@ import sharp from "sharp";
 import { unzipSync, strFromU8 } from "fflate";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { importParsers, runImport } from "../../app/features/import/index.server";
+import { importParsers, readExportFiles, runImport } from "../../app/features/import/index.server";
 import { IMAGE_SIZES, postImageOf } from "../../app/features/media";
 import { processImage, storeMedia } from "../../app/features/media/index.server";
 import { exportPosts } from "../../app/features/posts/export.server";
 import { getPost } from "../../app/features/posts/read.server";
 import { createPost, type PostWriteInput } from "../../app/features/posts/write.server";
 import { storableContent } from "../../app/features/posts/content.server";
-import { drivers, skipReason, type TestDatabase } from "./databases";
+import { drivers, queryRows, skipReason, type TestDatabase } from "./databases";
 
 const { parseMarkdown } = await importParsers();
 
@@ -142,6 +142,37 @@ for (const driver of drivers) {
         expect(shown(after.content)).toBe(shown(before.content));
         if (slug === "first-post") expect(after.content).toContain('class="language-typescript"');
       }
+    });
+
+    it("the zip read back brings its images with it, from the zip and not from the web", async () => {
+      const png = await sharp({
+        create: { width: 80, height: 60, channels: 3, background: "#06c" },
+      })
+        .png()
+        .toBuffer();
+      const processed = await processImage(png);
+      if (!processed.ok) throw new Error(processed.error);
+      const image = postImageOf(await storeMedia(from.db, "image", processed.files));
+      await write(from.db, {
+        title: "Blue box",
+        content: `<p>See:</p><img src="${image.src}" srcset="${image.srcset}" sizes="${IMAGE_SIZES}" width="${image.width}" height="${image.height}" alt="A blue box">`,
+      });
+      const { files } = await zipOf(from.db);
+      const parsed = await readExportFiles(
+        Object.entries(files).map(([name, bytes]) => ({ name, bytes })),
+      );
+      // No base URL and no web: the only place the image can come from is the zip.
+      const result = await runImport(to.db, parsed);
+      expect(result.failed).toEqual([]);
+      expect(result.images).toEqual({ rehosted: 1, failed: [] });
+      const after = (await getPost(to.db, result.created[0]!.id))!;
+      expect(after.content).toMatch(
+        /<img src="\/media\/[0-9a-f]{64}\.(?:png|jpg|webp)"[^>]* alt="A blue box"/,
+      );
+      // The same files as the image's first upload made (its sizes and formats), no more.
+      const count = async (db: TestDatabase["db"]) =>
+        (await queryRows<{ n: number }>(db, "select count(*)::int as n from media"))[0]!.n;
+      expect(await count(to.db)).toBe(await count(from.db));
     });
   });
 }

@@ -11,6 +11,8 @@ const strFromU8 = (bytes: Uint8Array) => decoder.decode(bytes);
 export type ExportFile = { name: string; bytes: Uint8Array };
 
 const MARKDOWN = /\.(?:md|markdown|mdx)$/i;
+/** Files a Markdown post may show as images, kept beside the posts for the import. */
+const IMAGE_FILE = /\.(?:png|jpe?g|gif|webp|avif)$/i;
 const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b;
 
 /** Every file of a zip, folders and macOS's resource forks left out. */
@@ -40,7 +42,10 @@ export async function readExportFiles(files: ExportFile[]): Promise<ParsedExport
   const markdown = files.filter((f) => MARKDOWN.test(f.name));
   if (markdown.length > 0) {
     const { parseMarkdown } = await import("./markdown.server");
-    return parseMarkdown(markdown.map((f) => ({ name: f.name, text: strFromU8(f.bytes) })));
+    const parsed = parseMarkdown(markdown.map((f) => ({ name: f.name, text: strFromU8(f.bytes) })));
+    const images = files.filter((f) => IMAGE_FILE.test(f.name));
+    if (images.length === 0) return parsed;
+    return { ...parsed, attachments: new Map(images.map((f) => [f.name, f.bytes])) };
   }
   const single = files.filter((f) => /\.(?:xml|json)$/i.test(f.name));
   if (single.length === 1) return readExport(single[0]!);

@@ -1,3 +1,5 @@
+import path from "node:path";
+
 import { sql } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
@@ -72,7 +74,13 @@ export function figuresAsParagraphs(html: string): string {
     .replace(/<\/figure>/gi, "</p>");
 }
 
-type ImageWork = { options: ImageOptions | false; cache: ImageCache; result: ImportResult };
+type ImageWork = {
+  options: ImageOptions | false;
+  cache: ImageCache;
+  result: ImportResult;
+  /** The export's own image files, for posts that link them relatively. */
+  attachments?: ParsedExport["attachments"];
+};
 
 async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
   let html = figuresAsParagraphs(
@@ -82,7 +90,11 @@ async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promi
       : post.body.text,
   );
   if (images.options !== false) {
-    const rehosted = await rehostImages(db, html, images.options, images.cache);
+    const local = images.attachments && {
+      files: images.attachments,
+      base: path.posix.dirname(post.sourceId),
+    };
+    const rehosted = await rehostImages(db, html, images.options, images.cache, local);
     html = rehosted.html;
     for (const failed of rehosted.failed)
       images.result.images.failed.push({ ...failed, title: post.title });
@@ -154,7 +166,12 @@ export async function runImport(
     skipped: plan.skipped,
     images: { rehosted: 0, failed: [] },
   };
-  const work: ImageWork = { options: images, cache: new Map(), result };
+  const work: ImageWork = {
+    options: images,
+    cache: new Map(),
+    result,
+    attachments: parsed.attachments,
+  };
   for (const [index, post] of plan.create.entries()) {
     try {
       const done = await importOne(db, post, work);

@@ -39,4 +39,9 @@ export type ParsedExport = {
   source: ImportSource;
   posts: ImportedPost[];
   skipped: SkippedEntry[];
+  /**
+   * The image files of a zip or folder beside its posts, by their path in it: what a post links
+   * relatively (this site's own Markdown export writes `![alt](photo.webp)` beside `index.md`).
+   */
+  attachments?: ReadonlyMap<string, Uint8Array>;
 };
