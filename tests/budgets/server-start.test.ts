@@ -1,6 +1,6 @@
 // What the server loads at start, read from the production build (build/server): the files
-// build/server/index.js imports statically, and theirs. The import's libraries are loaded on an
-// import's first use (docs/decisions/040-imports.md), and sharp on the first image or share card
+// build/server/index.js imports statically, and theirs. The import's and the export's libraries load on
+// their first use (docs/decisions/040-imports.md, 044), and sharp on the first image or share card
 // (docs/decisions/041-throughput-flags.md), so a site that never needs them never holds them.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -8,7 +8,7 @@ import path from "node:path";
 import { expect, test } from "vitest";
 
 const ENTRY = path.resolve("build/server/index.js");
-const LAZY_LIBRARIES = ["fast-xml-parser", "gray-matter", "fflate", "marked", "sharp"];
+const LAZY_LIBRARIES = ["fast-xml-parser", "gray-matter", "fflate", "marked", "turndown", "sharp"];
 
 /** Every file the entry reaches through static imports (`import … from`, `import "…"`). */
 function staticClosure(entry: string): Map<string, string> {

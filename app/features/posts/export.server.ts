@@ -4,9 +4,8 @@
  * relatively. One zip, written as it goes (fflate's streaming Zip): a page of posts is read,
  * written and let go before the next. The Markdown importer reads it back.
  */
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { and, asc, gt } from "drizzle-orm";
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
 
 import type { Database } from "../../../database/db.server";
 import { blogPosts } from "../../../database/schema";
@@ -22,9 +21,13 @@ export const exportFileName = (now: Date) => `posts-${now.toISOString().slice(0,
 
 const UPLOAD_SRC = /^\/media\/([0-9a-f]{64})\.(webp|jpg|png|gif)$/;
 
-/** HTML to Markdown: ATX headings, fenced code with its language, `-` lists; tables stay HTML. */
-function markdownWriter() {
-  const turndown = new TurndownService({
+/**
+ * HTML to Markdown: ATX headings, fenced code with its language, `-` lists; tables stay HTML.
+ * turndown (like fflate below) loads with the first export, not with the server.
+ */
+async function markdownWriter(): Promise<TurndownService> {
+  const { default: Turndown } = await import("turndown");
+  const turndown = new Turndown({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
     bulletListMarker: "-",
@@ -73,7 +76,8 @@ export function relativeImages(html: string): { html: string; files: Map<string,
 }
 
 /** One post as its Markdown file's text and the uploads to write beside it. */
-export async function postMarkdown(post: Post, turndown = markdownWriter()) {
+export async function postMarkdown(post: Post, writer?: TurndownService) {
+  const turndown = writer ?? (await markdownWriter());
   // The write sanitizer takes the highlighter's tokens off: code comes back as language and text.
   const clean = (await loadWriteSanitizer())(post.content);
   const { html, files } = relativeImages(clean);
@@ -103,6 +107,7 @@ export async function exportPosts(
   db: Database,
   sink: (chunk: Uint8Array) => void | Promise<void>,
 ): Promise<{ posts: number; images: number }> {
+  const { Zip, ZipDeflate, ZipPassThrough } = await import("fflate");
   const pending: Uint8Array[] = [];
   let failure: Error | null = null;
   let ended = false;
@@ -115,7 +120,7 @@ export async function exportPosts(
     if (failure) throw failure;
     while (pending.length > 0) await sink(pending.shift()!);
   };
-  const turndown = markdownWriter();
+  const turndown = await markdownWriter();
   let posts = 0;
   let images = 0;
   for await (const page of postPages(db)) {
