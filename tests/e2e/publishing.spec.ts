@@ -37,7 +37,10 @@ test("a draft is the owner's alone: no page, list, tag, search, feed or sitemap 
 }) => {
   await signInPage(page, "/blog/new");
   await page.getByLabel("Title *").fill("Migración rápida");
-  await expect(page.getByLabel("URL")).toHaveAttribute("placeholder", "migracion-rapida");
+  await expect(page.getByLabel("URL", { exact: true })).toHaveAttribute(
+    "placeholder",
+    "migracion-rapida",
+  );
   await page.getByLabel("Description").fill("De MySQL a PostgreSQL");
   await page.getByLabel("Tags").fill("PostgreSQL, Node.js");
   await expect(page.getByText("Saved as: #postgresql #node-js")).toBeVisible();
@@ -87,7 +90,7 @@ test("Publish makes it public everywhere; its tags lead to their pages, counts a
 }) => {
   await signInPage(page, "/admin/posts");
   await page.getByRole("link", { name: "Edit Migración rápida" }).click();
-  await expect(page.getByLabel("URL")).toHaveValue("migracion-rapida");
+  await expect(page.getByLabel("URL", { exact: true })).toHaveValue("migracion-rapida");
   await expect(page.getByLabel("Tags")).toHaveValue("postgresql, node-js");
   await expect(page.getByRole("radio", { name: "Draft" })).toBeChecked();
   await page.getByRole("radio", { name: "Publish", exact: true }).check();
@@ -158,7 +161,7 @@ test("a changed URL and the original id answer 301 to the canonical URL, every o
 }) => {
   await signInPage(page, `/blog/${postId}/edit`);
   for (const slug of ["fast-migration", "quick-migration"]) {
-    await page.getByLabel("URL").fill(slug);
+    await page.getByLabel("URL", { exact: true }).fill(slug);
     const alert = nextAlert(page);
     await page.getByRole("button", { name: "Update Post" }).click();
     expect(await alert).toBe("Post actualizado exitosamente!");
