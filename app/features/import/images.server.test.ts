@@ -4,7 +4,7 @@ import { localFile } from "./images.server";
 
 const files = new Map([
   ["posts/a/photo.webp", new Uint8Array([1])],
-  ["posts/shared/b c.png", new Uint8Array([2])],
+  ["posts/common/b c.png", new Uint8Array([2])],
   ["secret.png", new Uint8Array([3])],
 ]);
 const local = { files, base: "posts/a" };
@@ -12,7 +12,7 @@ const local = { files, base: "posts/a" };
 test("a relative image is found beside its post, or up the export's own folders", () => {
   expect(localFile("photo.webp", local)?.name).toBe("posts/a/photo.webp");
   expect(localFile("./photo.webp?v=2#top", local)?.name).toBe("posts/a/photo.webp");
-  expect(localFile("../shared/b%20c.png", local)?.name).toBe("posts/shared/b c.png");
+  expect(localFile("../common/b%20c.png", local)?.name).toBe("posts/common/b c.png");
   expect(localFile("../../secret.png", local)?.name).toBe("secret.png");
 });
 

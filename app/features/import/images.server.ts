@@ -39,7 +39,7 @@ export function imageSource(src: string, { imagesFrom }: ImageOptions): string |
 
 /**
  * The export's own file a relative `src` names, resolved from the post's folder (`photo.webp`,
- * `./img/a.png`, `../shared/b.jpg`); null for an address (absolute, site-relative or with a
+ * `./img/a.png`, `../common/b.jpg`); null for an address (absolute, site-relative or with a
  * scheme) or a path leaving the export.
  */
 export function localFile(src: string, local: LocalFiles | undefined) {
