@@ -1,4 +1,4 @@
-import { readFrontMatter } from "./front-matter.server";
+import { dateOf, readFrontMatter, string, tagsOf } from "./front-matter.server";
 import { imagesOfMarkdown } from "./html-clean";
 import type { ImportedPost, ParsedExport, SkippedEntry } from "./types";
 import { postSlugOf } from "~/features/posts";
@@ -24,21 +24,6 @@ type DevtoArticle = {
   tags?: string[] | string | null;
   cached_tag_list?: string | null;
 };
-
-const string = (value: unknown) => (typeof value === "string" ? value.trim() : "");
-
-function dateOf(value: unknown): Date | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
-  if (typeof value !== "string" || value.trim() === "") return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-function tagList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((tag) => String(tag).trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(/[,\s]+/).filter(Boolean);
-  return [];
-}
 
 /** A Liquid tag's argument as the address of the thing it embeds, or null. */
 function liquidUrl(name: string, arg: string): string | null {
@@ -122,7 +107,7 @@ function postOf(article: DevtoArticle, id: string): ImportedPost {
     dateOf(article.published_at) ?? dateOf(article.published_timestamp) ?? dateOf(front["date"]);
   const published = article.published ?? (front["published"] === false ? false : !!publishedAt);
   const tags = [article.tag_list, article.tags, article.cached_tag_list, front["tags"]]
-    .map(tagList)
+    .map(tagsOf)
     .find((list) => list.length > 0);
   const path = string(article.path);
   return {

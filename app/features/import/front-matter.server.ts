@@ -7,6 +7,24 @@ import matter from "gray-matter";
  */
 export type FrontMatter = { data: Record<string, unknown>; content: string };
 
+/** A text value of front matter or an export's JSON, trimmed; "" for anything else. */
+export const string = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+
+/** A date value (a YAML date, or text a Date reads), or null for none or an invalid one. */
+export function dateOf(value: unknown): Date | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Tags as a list, or as one text separated by commas or spaces. */
+export function tagsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((tag) => String(tag).trim()).filter(Boolean);
+  if (typeof value === "string") return value.split(/[,\s]+/).filter(Boolean);
+  return [];
+}
+
 function tomlValue(raw: string): unknown {
   const value = raw.trim();
   if (value.startsWith('"') || value.startsWith("'")) {

@@ -1,4 +1,4 @@
-import { readFrontMatter } from "./front-matter.server";
+import { dateOf, readFrontMatter, string, tagsOf } from "./front-matter.server";
 import { imagesOfMarkdown } from "./html-clean";
 import type { ImportedPost, ParsedExport, SkippedEntry } from "./types";
 import { postSlugOf } from "~/features/posts";
@@ -10,21 +10,6 @@ export type MarkdownFile = { name: string; text: string };
 /** Hugo's shortcodes (`{{< youtube id >}}`) and Liquid tags (`{% include x %}`): no Markdown. */
 const TEMPLATE_TAG = /^[ \t]*(?:\{\{[<%][\s\S]*?[%>]\}\}|\{%[\s\S]*?%\})[ \t]*$\n?/gm;
 const MORE = /^[ \t]*<!--\s*more\s*-->[ \t]*$\n?/gm;
-
-const string = (value: unknown) => (typeof value === "string" ? value.trim() : "");
-
-function dateOf(value: unknown): Date | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
-  if (typeof value !== "string" || value.trim() === "") return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-function tagsOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((tag) => String(tag).trim()).filter(Boolean);
-  if (typeof value === "string") return value.split(/[,\s]+/).filter(Boolean);
-  return [];
-}
 
 /** A file's own name without its folder, extension and Jekyll's `YYYY-MM-DD-` start. */
 function nameSlugOf(name: string): { slug: string; date: Date | null } {
