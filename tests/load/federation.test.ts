@@ -14,17 +14,19 @@ import {
   type ServerProcess,
 } from "./harness";
 import { PROBE_P99_MS } from "./owner-site";
-import { startProbe } from "./probe";
+import { startProbe, type PathStats } from "./probe";
 
 /**
  * Federation at scale, on PostgreSQL with two instances of the built server sharing it: 1,000
  * followers behind 50 shared inboxes (50 loopback addresses, 127.0.1.1 to 127.0.1.50, each its
  * own origin and node:http server) get one delivery per inbox of a new post's Create within
  * 30 s, then of its Update and its Delete: each activity reaches each inbox exactly once though
- * two processes work the queue. Meanwhile a cached page on the first instance keeps p99 within
- * PROBE_P99_MS, the bound of every owner action (./owner-site.ts); the figure is printed beside
- * the 10 ms the product aims for under fan-out, and beside the page's p99 before anything is
- * sent, since on a shared machine the second moves the first. The follower rows are inserted directly (following itself is tested end to end in
+ * two processes work the queue. Meanwhile a post page on the first instance keeps p99 within
+ * PROBE_P99_MS, the bound of every owner action (./owner-site.ts). Its answers from the cache are
+ * counted apart too (each change drops the post pages, so a few answers are renders): their p99
+ * is printed beside the 10 ms the product aims for under fan-out, and beside the page's p99
+ * before anything is sent, since on a shared machine the second moves the first. The follower
+ * rows are inserted directly (following itself is tested end to end in
  * tests/e2e/federation.spec.ts). Every delivery also passes the wire-format checker. Prints a
  * table of the figures.
  */
@@ -135,13 +137,14 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
       });
       expect(actor.status).toBe(200);
     }
-    await fetch(`${a.base}/blog/${slug}`).then((r) => r.text());
+    for (const path of ["/", `/blog/${slug}`])
+      await fetch(`${a.base}${path}`).then((r) => r.text());
     const probeA = () =>
-      startProbe({ base: a.base, paths: [`/blog/${slug}`, "/healthz"], pid: a.child.pid! });
+      startProbe({ base: a.base, paths: ["/", `/blog/${slug}`, "/healthz"], pid: a.child.pid! });
     // The same page with nothing being sent, for comparison (the machine may be shared).
     const baseline = probeA();
     await sleep(BASELINE_MS);
-    const [quiet] = (await baseline.stop()).paths;
+    const [quiet, quietPost] = (await baseline.stop()).paths as PathStats[] & { length: 3 };
     const probe = probeA();
 
     let started = performance.now();
@@ -164,7 +167,7 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
     // Anything late or doubled would arrive now.
     await sleep(3_000);
     const figures = await probe.stop();
-    const [page, health] = figures.paths as [(typeof figures.paths)[0], (typeof figures.paths)[0]];
+    const [home, page, health] = figures.paths as PathStats[] & { length: 3 };
 
     const perInbox = (type: string) =>
       hosts.map((host) => received.filter((r) => r.host === host && r.type === type).length);
@@ -186,12 +189,14 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
         String(new Set(received.filter((r) => r.type === type).map((r) => r.id)).size),
       ]),
     ];
+    const figure = (stats: { p50: number; p99: number; max: number; samples: number }) =>
+      `p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms over ${stats.samples} samples`;
     console.log(
       `federation: ${INBOXES * PER_INBOX} followers on ${INBOXES} shared inboxes, 2 instances on one PostgreSQL\n` +
         rows.map((r) => r.map((c) => c.padEnd(32)).join("")).join("\n") +
-        `\ncached page p50 ${page.p50.toFixed(1)} ms, p99 ${page.p99.toFixed(1)} ms, max ${page.max.toFixed(1)} ms over ${page.samples} samples; ` +
-        `/healthz p99 ${health.p99.toFixed(1)} ms; ${received.length} deliveries in all; ` +
-        `with nothing sent: cached page p50 ${quiet!.p50.toFixed(1)} ms, p99 ${quiet!.p99.toFixed(1)} ms`,
+        `\nhome page (cached, not dropped by a post's change): ${figure(home)}; with nothing sent: ${figure(quiet)}` +
+        `\npost page: ${figure(page)} (answers ${JSON.stringify(page.cache)}); its answers from the cache: ${figure(page.hits)}; with nothing sent: ${figure(quietPost)}` +
+        `\n/healthz: ${figure(health)}; ${received.length} deliveries in all`,
     );
 
     for (const type of ["Create", "Update", "Delete"]) {
@@ -208,10 +213,17 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
       received.map((r) => checkDelivery(r, r.host, INBOX_PORT, Date.now())),
     );
     expect(problems.flat()).toEqual([]);
-    expect(page.errors).toEqual([]);
+    expect([...home.errors, ...page.errors, ...health.errors]).toEqual([]);
+    // Each activity's change drops the post pages (related posts show every post), so the probed
+    // post is rendered again once per change: those few answers are renders, not cached pages.
+    expect(Object.keys(home.cache)).toEqual(["hit"]);
+    expect(page.cache["miss"] ?? 0).toBeGreaterThan(0);
+    const worst = Math.max(home.p99, page.hits.p99);
     console.log(
-      `cached page p99 under fan-out ${page.p99.toFixed(1)} ms: ${page.p99 <= PAGE_P99_GOAL_MS ? "within" : "over"} the ${PAGE_P99_GOAL_MS} ms goal`,
+      `cached pages' p99 under fan-out ${worst.toFixed(1)} ms (home ${home.p99.toFixed(1)}, post from the cache ${page.hits.p99.toFixed(1)}): ` +
+        `${worst <= PAGE_P99_GOAL_MS ? "within" : "over"} the ${PAGE_P99_GOAL_MS} ms goal; ` +
+        `the post page with its ${page.cache["miss"] ?? 0} renders: p99 ${page.p99.toFixed(1)} ms`,
     );
-    expect(page.p99).toBeLessThanOrEqual(PROBE_P99_MS);
+    for (const stats of [home, page, health]) expect(stats.p99).toBeLessThanOrEqual(PROBE_P99_MS);
   }, 300_000);
 });

@@ -39,6 +39,11 @@ export type PathStats = {
   statuses: Record<string, number>;
   /** How the page cache answered (its X-Page-Cache header), when it said. */
   cache: Record<string, number>;
+  /**
+   * The same figures over the slots answered from the cache (`hit`) alone: a change that drops
+   * the probed page makes its next request a render, which is not a cached page.
+   */
+  hits: { samples: number; p50: number; p99: number; max: number };
   errors: string[];
 };
 
@@ -97,7 +102,7 @@ function request(agent, path) {
 
 async function loop(path) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const stats = { path, latencies: [], requests: 0, statuses: {}, cache: {}, errors: [] };
+  const stats = { path, latencies: [], hitLatencies: [], requests: 0, statuses: {}, cache: {}, errors: [] };
   const t0 = performance.now();
   let slot = 0;
   while (running) {
@@ -108,11 +113,16 @@ async function loop(path) {
     const answer = await request(agent, path);
     const end = performance.now();
     stats.requests++;
-    stats.latencies.push(end - due);
+    // A slot's latency is also a hit's when this answer came from the cache.
+    const record = (ms) => {
+      stats.latencies.push(ms);
+      if (answer.cache === "hit") stats.hitLatencies.push(ms);
+    };
+    record(end - due);
     // The slots that fell due while this request waited: each would have been answered now.
     slot++;
     while (t0 + slot * intervalMs < end) {
-      stats.latencies.push(end - (t0 + slot * intervalMs));
+      record(end - (t0 + slot * intervalMs));
       slot++;
     }
     if (answer.stopped) break;
@@ -139,7 +149,20 @@ parentPort.once("message", async () => {
 });
 `;
 
-type RawStats = Omit<PathStats, "samples" | "p50" | "p99" | "max"> & { latencies: number[] };
+type RawStats = Omit<PathStats, "samples" | "p50" | "p99" | "max" | "hits"> & {
+  latencies: number[];
+  hitLatencies: number[];
+};
+
+function summary(latencies: number[]) {
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    samples: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+  };
+}
 
 /** Starts probing; `stop()` ends it and returns the figures. */
 export function startProbe(options: ProbeOptions) {
@@ -158,16 +181,11 @@ export function startProbe(options: ProbeOptions) {
       const raw = await Promise.race([answer, failed]);
       await worker.terminate();
       return {
-        paths: raw.paths.map(({ latencies, ...rest }) => {
-          const sorted = latencies.sort((a, b) => a - b);
-          return {
-            ...rest,
-            samples: sorted.length,
-            p50: percentile(sorted, 50),
-            p99: percentile(sorted, 99),
-            max: sorted.at(-1) ?? NaN,
-          };
-        }),
+        paths: raw.paths.map(({ latencies, hitLatencies, ...rest }) => ({
+          ...rest,
+          ...summary(latencies),
+          hits: summary(hitLatencies),
+        })),
         rss: {
           firstMb: raw.rss.firstKb / 1024,
           peakMb: raw.rss.peakKb / 1024,
