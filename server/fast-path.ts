@@ -5,7 +5,7 @@ import { getRequestListener } from "@hono/node-server";
 
 import { wantsActivityPub } from "../app/features/social";
 import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
-import type { PageCache } from "./page-cache/store";
+import type { Entry, PageCache } from "./page-cache/store";
 import { HSTS } from "./security";
 import { bodyOf, NONCE_BYTES } from "./page-cache/template";
 
@@ -86,7 +86,61 @@ export class SiteHeaders {
     }
     return headers;
   }
+
+  /**
+   * The headers every hit on `entry` sends alike, flat as writeHead takes them: the site-wide
+   * ones but the CSP, then the entry's. Made once per entry and kind of answer (status, gzip,
+   * whether the cache status is said, https), not per request.
+   */
+  fixedFor(entry: Entry, variant: Variant): string[] {
+    let variants = this.fixed.get(entry);
+    if (!variants) this.fixed.set(entry, (variants = new Map()));
+    const key = `${variant.status} ${variant.gzip} ${variant.showCacheStatus} ${variant.secure}`;
+    let headers = variants.get(key);
+    if (!headers) {
+      headers = [
+        ...(this.headers ?? []),
+        ...entryHeaders(entry, "hit", variant.gzip).filter(
+          ([name]) => variant.showCacheStatus || name !== "X-Page-Cache",
+        ),
+        // As the full app does (server/security.ts): HSTS on https requests only.
+        ...(variant.secure ? [["Strict-Transport-Security", HSTS] as [string, string]] : []),
+      ]
+        .filter(([name]) => variant.status !== 304 || name.toLowerCase() !== "content-type")
+        .flat();
+      variants.set(key, headers);
+    }
+    return headers;
+  }
+
+  /** The CSP with `nonce`, or null when the site sends none; never on a 304. */
+  policyWith(nonce: string, status: number): string | null {
+    return this.policy && status !== 304 ? this.policy[0] + nonce + this.policy[1] : null;
+  }
+
+  private fixed = new WeakMap<Entry, Map<string, string[]>>();
 }
+
+type Variant = { status: number; gzip: boolean; showCacheStatus: boolean; secure: boolean };
+
+/**
+ * A function of one header's value, remembered for the values seen last: a hit reads the same
+ * few Accept and Accept-Encoding values over and over.
+ */
+function remembered<T>(read: (value: string | undefined) => T, size = 64) {
+  const seen = new Map<string | undefined, T>();
+  return (value: string | undefined): T => {
+    let answer = seen.get(value);
+    if (answer === undefined && !seen.has(value)) {
+      if (seen.size >= size) seen.clear();
+      answer = read(value);
+      seen.set(value, answer);
+    }
+    return answer as T;
+  };
+}
+const gzipOf = remembered(gzipWanted);
+const activityPubWanted = remembered(wantsActivityPub);
 
 /**
  * Answers the request from the cache when it can; false sends it on to the full app. Only
@@ -105,8 +159,8 @@ export function serveCachedPage(
   if (req.method !== "GET" || !site.learned || !req.url?.startsWith("/")) return false;
   if (hasSessionCookie(req.headers.cookie)) return false;
   // The home page and posts answer ActivityPub too (server/middleware/federation.ts).
-  if (wantsActivityPub(req.headers.accept)) return false;
-  const gzip = gzipWanted(req.headers["accept-encoding"]);
+  if (activityPubWanted(req.headers.accept)) return false;
+  const gzip = gzipOf(req.headers["accept-encoding"]);
   if (gzip === null) return false;
   const entry = cache.get(req.url);
   if (!entry) return false;
@@ -114,24 +168,20 @@ export function serveCachedPage(
   const ifNoneMatch = req.headers["if-none-match"];
   const notModified = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag);
   const status = notModified ? 304 : entry.status;
+  const variant = { status, gzip: gzip && !notModified, showCacheStatus, secure: isSecure(req) };
+  const headers = site.fixedFor(entry, variant).slice();
   const nonce = freshNonce();
-  const headers: [string, string][] = [
-    ...site.for(nonce, status),
-    ...entryHeaders(entry, "hit", gzip && !notModified).filter(
-      ([name]) => showCacheStatus || name !== "X-Page-Cache",
-    ),
-    ["X-Request-Id", randomUUID()],
-  ];
-  // As the full app does (server/security.ts): HSTS on https requests only.
-  if (isSecure(req)) headers.push(["Strict-Transport-Security", HSTS]);
+  const policy = site.policyWith(nonce, status);
+  if (policy) headers.push("Content-Security-Policy", policy);
+  headers.push("X-Request-Id", randomUUID());
   if (notModified) {
-    res.writeHead(304, headers.filter(([name]) => name.toLowerCase() !== "content-type").flat());
+    res.writeHead(304, headers);
     res.end();
     return true;
   }
   const body = bodyOf(entry, nonce, gzip);
-  headers.push(["Content-Length", String(body.length)]);
-  res.writeHead(status, headers.flat());
+  headers.push("Content-Length", String(body.length));
+  res.writeHead(status, headers);
   res.end(body);
   return true;
 }

@@ -144,7 +144,7 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
     // The same page with nothing being sent, for comparison (the machine may be shared).
     const baseline = probeA();
     await sleep(BASELINE_MS);
-    const [quiet, quietPost] = (await baseline.stop()).paths as PathStats[] & { length: 3 };
+    const [quiet, quietPost] = (await baseline.stop()).paths as [PathStats, PathStats, PathStats];
     const probe = probeA();
 
     let started = performance.now();
@@ -167,7 +167,7 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
     // Anything late or doubled would arrive now.
     await sleep(3_000);
     const figures = await probe.stop();
-    const [home, page, health] = figures.paths as PathStats[] & { length: 3 };
+    const [home, page, health] = figures.paths as [PathStats, PathStats, PathStats];
 
     const perInbox = (type: string) =>
       hosts.map((host) => received.filter((r) => r.host === host && r.type === type).length);
