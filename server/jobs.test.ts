@@ -14,7 +14,7 @@ describe("the job worker", () => {
     ).toThrow("Two job handlers share a kind.");
   });
 
-  it("runs the posts' and the media's recurring purges, the cards', the subscribers' mails, the newsletter's one job per post, the federation's per post and per delivery, the Webmentions' jobs, an import's and the CDN purge's", () => {
+  it("runs the posts' and the media's recurring purges, the cards', the subscribers' mails, the newsletter's one job per post, the federation's per post, per delivery and per inbox activity, the Webmentions' jobs, an import's and the CDN purge's", () => {
     expect(SITE_JOBS.map((h) => [h.kind, h.everyMs !== undefined])).toEqual([
       ["posts.purge-trash", true],
       ["posts.prune-revisions", true],
@@ -25,6 +25,7 @@ describe("the job worker", () => {
       ["newsletter.expand", false],
       ["social.post-changed", false],
       ["social.deliver", false],
+      ["social.inbox", false],
       ["social.webmention-verify", false],
       ["social.webmention-send", false],
       ["social.webmention-post", false],

@@ -52,17 +52,25 @@ export type JobHandler = {
 const fromNow = (ms: number) => sql`now() + make_interval(secs => ${ms / SECOND_MS})`;
 
 /**
- * Adds a job, due at `runAt` (now by default). A job with a `key` exists once: while one with
- * that key is pending or failed, nothing new is added and the answer is null. Inside a
- * transaction (`db` may be one), the job exists if and only if the transaction commits.
+ * Adds a job, due at `runAt` (now by default), or `delayMs` from now by the database's clock. A
+ * job with a `key` exists once: while one with that key is pending or failed, nothing new is
+ * added and the answer is null. Inside a transaction (`db` may be one), the job exists if and
+ * only if the transaction commits.
  */
 export async function enqueue(
   db: Database,
-  job: { kind: string; payload?: Record<string, unknown>; runAt?: Date; key?: string },
+  job: {
+    kind: string;
+    payload?: Record<string, unknown>;
+    runAt?: Date;
+    delayMs?: number;
+    key?: string;
+  },
 ): Promise<number | null> {
+  const runAt = job.delayMs !== undefined && job.delayMs > 0 ? fromNow(job.delayMs) : job.runAt;
   const [row] = await db
     .insert(jobs)
-    .values({ kind: job.kind, key: job.key, payload: job.payload ?? {}, runAt: job.runAt })
+    .values({ kind: job.kind, key: job.key, payload: job.payload ?? {}, runAt })
     .onConflictDoNothing({ target: jobs.key })
     .returning({ id: jobs.id });
   return row?.id ?? null;

@@ -71,7 +71,7 @@ export function federation({
 }: {
   env: Env;
   database: DatabaseHandle;
-  /** Called after an inbox POST was taken: it may have queued a delivery (an Accept). */
+  /** Called after an inbox POST was taken: its activity waits as a `social.inbox` job. */
   wakeJobs?: () => void;
 }): MiddlewareHandler<{ Variables: SenderVariables }> {
   configureSocial({ siteUrl: env.siteUrl });

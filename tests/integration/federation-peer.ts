@@ -14,7 +14,8 @@ export type Received = {
 /**
  * A remote ActivityPub actor on loopback for the federation's integration tests: its actor
  * document and key served over HTTP (the site fetches them to check signatures), its inboxes
- * recording what the site delivers (answered with `status`, 202 unless a test says otherwise),
+ * recording what the site delivers (answered with `status`, 202 unless a test says otherwise;
+ * the actor document with `actor`, 200 unless a test makes the peer fail),
  * and requests signed with its key by Fedify's own signRequest (draft-cavage, as Mastodon).
  */
 export async function startPeer(port: number, name = "peer") {
@@ -39,7 +40,7 @@ export async function startPeer(port: number, name = "peer") {
   });
   const actorJson = JSON.stringify(await person.toJsonLd());
   const received: Received[] = [];
-  const answers = { status: 202 };
+  const answers = { status: 202, actor: 200 };
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -47,8 +48,8 @@ export async function startPeer(port: number, name = "peer") {
     req.on("end", () => {
       const path = req.url ?? "/";
       if (req.method === "GET" && path === `/users/${name}`) {
-        res.writeHead(200, { "content-type": "application/activity+json" });
-        return res.end(actorJson);
+        res.writeHead(answers.actor, { "content-type": "application/activity+json" });
+        return res.end(answers.actor === 200 ? actorJson : "{}");
       }
       if (req.method === "POST") {
         const headers: Record<string, string> = {};

@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { editProfile, ensureProfile } from "../../app/features/profile/index.server";
 import { SEED_PROFILE } from "../../app/features/site/index.server";
 import { HANDLE_TEXT } from "../../app/features/social";
-import { blockDomain, DELIVER_JOB, SOCIAL_JOBS } from "../../app/features/social/index.server";
+import {
+  blockDomain,
+  DELIVER_JOB,
+  INBOX_JOB,
+  SOCIAL_JOBS,
+} from "../../app/features/social/index.server";
 import { createPost } from "../../app/features/posts/write.server";
 import { parseEnv } from "../../app/lib/env.server";
 import { claimJob, runJob } from "../../app/lib/jobs.server";
@@ -27,11 +32,14 @@ const PEER_PORT = 5101;
 type Json = Record<string, any>;
 const HASH = "ab".repeat(32);
 
-/** Runs the federation's due jobs until none is left (failed ones wait for their retry). */
-async function runSocialJobs(db: TestDatabase["db"]) {
+/**
+ * Runs the federation's due jobs (or those of `kinds`) until none is left (failed ones wait for
+ * their retry): an inbox's activities are `social.inbox` jobs.
+ */
+async function runSocialJobs(db: TestDatabase["db"], kinds?: string[]) {
   const byKind = new Map(SOCIAL_JOBS.map((handler) => [handler.kind, handler]));
   for (;;) {
-    const job = await claimJob(db, [...byKind.keys()]);
+    const job = await claimJob(db, kinds ?? [...byKind.keys()]);
     if (!job) return;
     await runJob(db, byKind.get(job.kind)!, job);
   }
@@ -224,6 +232,12 @@ for (const driver of drivers) {
       const activity = follow();
       const answer = await post("/ap/users/owner/inbox", activity);
       expect(answer.status).toBe(202);
+      // Taken: the activity waits as a job, and the job worker is told at once.
+      const waiting = await database.db.select().from(jobs);
+      expect(waiting.map((job) => job.kind)).toEqual([INBOX_JOB]);
+      expect(await database.db.select().from(socialFollowers)).toEqual([]);
+      expect(wakes).toBe(1);
+      await runSocialJobs(database.db, [INBOX_JOB]);
       const [row] = await database.db.select().from(socialFollowers);
       expect(row).toMatchObject({
         actorUrl: peer.actorId,
@@ -236,8 +250,6 @@ for (const driver of drivers) {
       });
       const queued = await database.db.select().from(jobs).where(eq(jobs.kind, DELIVER_JOB));
       expect(queued).toHaveLength(1);
-      // The job worker is told at once, not at its next poll.
-      expect(wakes).toBe(1);
       await runSocialJobs(database.db);
       expect(peer.received).toHaveLength(1);
       const [accept] = peer.received;
@@ -261,6 +273,7 @@ for (const driver of drivers) {
         object: activity,
       });
       expect(undo.status).toBe(202);
+      await runSocialJobs(database.db);
       expect(await database.db.select().from(socialFollowers)).toEqual([]);
     });
 
@@ -274,15 +287,16 @@ for (const driver of drivers) {
       });
       expect(unsigned.status).toBe(401);
       expect(await database.db.select().from(socialFollowers)).toEqual([]);
-      expect(await database.db.select().from(jobs).where(eq(jobs.kind, DELIVER_JOB))).toEqual([]);
+      expect(await database.db.select().from(jobs)).toEqual([]);
     });
 
     it("drops a blocked domain's Follow silently", async () => {
       await blockDomain(database.db, "localhost");
       const answer = await post("/ap/inbox", follow());
       expect(answer.status).toBe(202);
+      // Not even queued.
+      expect(await database.db.select().from(jobs)).toEqual([]);
       expect(await database.db.select().from(socialFollowers)).toEqual([]);
-      expect(await database.db.select().from(jobs).where(eq(jobs.kind, DELIVER_JOB))).toEqual([]);
     });
 
     it("stores a reply to a post pending, a like approved, and removes them on Delete and Undo", async () => {
@@ -343,6 +357,7 @@ for (const driver of drivers) {
         object: { ...note, id: "http://elsewhere.example/notes/1" },
       };
       expect((await post("/ap/inbox", spoofed)).status).toBe(202);
+      await runSocialJobs(database.db);
       const rows = await database.db.select().from(socialResponses);
       expect(rows.map((r) => [r.kind, r.status, r.sourceUrl, r.postId]).sort()).toEqual([
         ["announce", "approved", boost.id, id],
@@ -374,6 +389,7 @@ for (const driver of drivers) {
         actor: peer.actorId,
         object: boost,
       });
+      await runSocialJobs(database.db);
       expect(await database.db.select().from(socialResponses)).toEqual([]);
     });
   });

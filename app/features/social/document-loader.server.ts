@@ -15,12 +15,24 @@ import {
   type RemoteDocument,
 } from "@fedify/fedify";
 
-import { safeFetch } from "~/lib/safe-fetch.server";
+import { FetchRefused, safeFetch } from "~/lib/safe-fetch.server";
 
 const ACCEPT =
   'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams", application/ld+json;q=0.9';
 
 const JSON_TYPES = /^application\/(?:activity\+json|ld\+json|jrd\+json|json)\b/i;
+
+/**
+ * A fetch that may work later (the network, a timeout, a 5xx or 429 answer): the inbox's job
+ * fails and the queue tries it again, where a document that is not there or not allowed is
+ * simply not used.
+ */
+export class FetchLater extends FetchError {
+  override name = "FetchLater";
+}
+
+/** Did this error come from a fetch worth trying again? */
+export const isFetchLater = (error: unknown): error is FetchLater => error instanceof FetchLater;
 
 /** Who signs a fetch (servers in authorized-fetch mode ask): a key and its id. */
 export type FetchSigner = { keyId: URL; privateKey: CryptoKey };
@@ -53,10 +65,16 @@ const fetchDocument = async (
     const headers = await signedHeaders(url, signer);
     answer = await safeFetch(url, { headers, signal: options?.signal });
   } catch (error) {
-    throw new FetchError(url, error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    const later =
+      !(error instanceof FetchRefused) || error.reason === "network" || error.reason === "timeout";
+    throw later ? new FetchLater(url, message) : new FetchError(url, message);
   }
   if (answer.status < 200 || answer.status > 299) {
-    throw new FetchError(url, `HTTP ${answer.status} from ${answer.url}`);
+    const message = `HTTP ${answer.status} from ${answer.url}`;
+    throw answer.status >= 500 || answer.status === 429
+      ? new FetchLater(url, message)
+      : new FetchError(url, message);
   }
   const type = answer.headers.get("content-type") ?? "";
   if (!JSON_TYPES.test(type)) throw new FetchError(url, `Not JSON: ${type || "no type"}`);

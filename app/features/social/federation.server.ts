@@ -1,10 +1,11 @@
 /**
  * The site's ActivityPub side, wired with Fedify (docs/decisions/038-activitypub-with-fedify.md):
- * one Federation per database (so once per process), its store in social_kv, no Fedify queue
- * (deliveries are the site's own durable jobs, ./delivery.server.ts), remote documents through
- * safeFetch, addresses from SITE_URL. Fedify answers WebFinger, NodeInfo, the actor, the posts'
- * Articles, the outbox and followers collections, and the inboxes (signatures checked: 401
- * without a valid one).
+ * one Federation per database (so once per process), its store in social_kv, remote documents
+ * through safeFetch, addresses from SITE_URL. Fedify answers WebFinger, NodeInfo, the actor, the
+ * posts' Articles, the outbox and followers collections, and the inboxes (signatures checked: 401
+ * without a valid one). Its only queue is the inbox's, which is the site's job queue
+ * (./inbox-queue.server.ts, decision 048): deliveries never go through Fedify's sendActivity, but
+ * are the site's own durable jobs (./delivery.server.ts).
  */
 import { createFederation, type Federation } from "@fedify/fedify";
 import { Article, Endpoints, Image, Person } from "@fedify/vocab";
@@ -20,6 +21,7 @@ import { articleOf } from "./article.server";
 import { registerCollections } from "./collections.server";
 import { safeDocumentLoader, signedDocumentLoader } from "./document-loader.server";
 import { registerInbox } from "./inbox.server";
+import { SiteInboxQueue } from "./inbox-queue.server";
 import { ownerHandle } from "./handle.server";
 import { ownerKeyPair } from "./keys.server";
 import { SocialKvStore } from "./kv.server";
@@ -57,6 +59,10 @@ function makeFederation({ db, siteUrl }: FederationConfig): SocialFederation {
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity),
     // Mastodon verifies draft-cavage signatures: try them first with a server not met before.
     firstKnock: "draft-cavage-http-signatures-12",
+    // Inbox work as jobs of the site's queue, run by the site's worker (never Fedify's own
+    // listen loop); no outbox or fan-out queue: Fedify sends nothing of its own accord.
+    queue: { inbox: new SiteInboxQueue(db) },
+    manuallyStartQueue: true,
   });
 
   federation

@@ -1,7 +1,11 @@
 /**
  * What the owner's inboxes (personal and shared) do with signed activities. Fedify has checked
  * the HTTP signature and that its key belongs to the activity's actor (401 otherwise, before
- * any of this runs). A blocked actor or domain is dropped silently (202, nothing stored).
+ * any of this runs), answered 202 and queued the activity as a `social.inbox` job
+ * (inbox-queue.server.ts): these listeners run in that job, on the site's worker. A blocked
+ * actor or domain is dropped silently (202, nothing stored). What a listener throws fails the
+ * job, which the queue tries again with its backoff: a remote fetch that may work later
+ * (FetchLater) is thrown on; a document that is not there, or not allowed, is not used.
  */
 import type { InboxContext } from "@fedify/fedify";
 import {
@@ -23,6 +27,7 @@ import type { Database } from "../../../database/db.server";
 import { socialFollowers } from "../../../database/schema";
 import { hostOf, isBlocked } from "./blocks.server";
 import { queueDelivery } from "./delivery.server";
+import { isFetchLater } from "./document-loader.server";
 import type { FederationConfig, SocialFederation } from "./federation.server";
 import { postIdForUrl, recordResponse, removeResponses } from "./responses.server";
 import { AP_PATHS, OWNER_IDENTIFIER, socialUrls } from "./urls";
@@ -36,13 +41,18 @@ async function senderOf(db: Database, activity: Activity): Promise<URL | null> {
   return actor;
 }
 
-async function actorOf(ctx: Ctx, activity: Activity): Promise<Actor | null> {
+/** What a remote lookup found; null when it found nothing usable, thrown when worth retrying. */
+async function orNull<T>(lookup: Promise<T | null>): Promise<T | null> {
   try {
-    return await activity.getActor(ctx);
-  } catch {
+    return await lookup;
+  } catch (error) {
+    if (isFetchLater(error)) throw error;
     return null;
   }
 }
+
+const actorOf = (ctx: Ctx, activity: Activity): Promise<Actor | null> =>
+  orNull(activity.getActor(ctx));
 
 async function avatarOf(actor: Actor): Promise<string | null> {
   try {
@@ -72,7 +82,7 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
   const recordReply = async (ctx: Ctx, activity: Create | Update) => {
     const sender = await senderOf(db, activity);
     if (!sender) return;
-    const object = await activity.getObject(ctx).catch(() => null);
+    const object = await orNull(activity.getObject(ctx));
     if (!(object instanceof Note) || !object.id || !object.replyTargetId) return;
     if (object.attributionId && object.attributionId.href !== sender.href) return;
     // Its id on the sender's own host: no one stores (or overwrites) a note in another's name.
@@ -153,7 +163,7 @@ export function registerInbox(federation: SocialFederation, { db, siteUrl }: Fed
       const sender = await senderOf(db, undo);
       if (!sender) return;
       // Mastodon embeds what it undoes; an object only named is looked up.
-      const object = await undo.getObject(ctx).catch(() => null);
+      const object = await orNull(undo.getObject(ctx));
       if (object instanceof Follow) {
         if (object.actorId?.href !== sender.href) return;
         await db.delete(socialFollowers).where(eq(socialFollowers.actorUrl, sender.href));

@@ -18,7 +18,7 @@ export { configureSocial, socialConfig } from "./config.server";
 export { inboxRateWait } from "./inbox-rate.server";
 export { ACTIVITY_PATH, activityAnswer } from "./activities.server";
 export { ownerHandle } from "./handle.server";
-export { DELIVER_JOB, POST_CHANGED_JOB, SOCIAL_JOBS } from "./jobs.server";
+export { DELIVER_JOB, INBOX_JOB, POST_CHANGED_JOB, SOCIAL_JOBS } from "./jobs.server";
 export {
   COLLECTION_PAGE_SIZE,
   FOLLOWER_DROP_AFTER_MS,

@@ -1,7 +1,7 @@
 /**
  * The federation's kinds of job, for the site's worker (server/jobs.ts). Fedify (about 55 MB
- * once loaded) is imported by the first job that has something to send, not when the server
- * starts: a site nobody follows never loads it for its jobs. With no follower, a post's change
+ * once loaded) is imported by the first job that has something to send or receive, not when the
+ * server starts: a site nobody follows never loads it for its jobs. With no follower, a post's change
  * is not federated at all (no one would receive it), so its first activity once someone follows
  * is a Create.
  */
@@ -12,6 +12,8 @@ import type { JobHandler } from "~/lib/jobs.server";
 
 export const POST_CHANGED_JOB = "social.post-changed";
 export const DELIVER_JOB = "social.deliver";
+/** An activity an inbox took (signature checked), for its listener (inbox-queue.server.ts). */
+export const INBOX_JOB = "social.inbox";
 
 export const SOCIAL_JOBS: readonly JobHandler[] = [
   {
@@ -28,5 +30,9 @@ export const SOCIAL_JOBS: readonly JobHandler[] = [
   {
     kind: DELIVER_JOB,
     run: async (db, job) => (await import("./delivery.server")).runDelivery(db, job),
+  },
+  {
+    kind: INBOX_JOB,
+    run: async (db, job) => (await import("./inbox-queue.server")).runInboxTask(db, job),
   },
 ];
