@@ -135,6 +135,7 @@ for (const driver of drivers) {
           description: before.description,
           status: before.status,
           publishedAt: before.publishedAt,
+          updatedAt: before.updatedAt,
           tags: before.tags,
           canonicalUrl: before.canonicalUrl,
           syndication: before.syndication,
