@@ -36,6 +36,17 @@ test("a dev.to article: title, dates, tags, slug without dev.to's suffix, old pa
   expect(post.body.text).not.toMatch(/^---|published: true|canonical_url:/m);
   expect(post.body.text).toMatch(/^Etsy you probably/);
   expect(post.body.text).toMatch(/Hashtag godard church-key etsy put a bird on it\.$/);
+  // The cover image is the article's first image, as Ghost's feature_image is.
+  expect(post.images).toEqual([article["cover_image"]]);
+});
+
+test("an article's cover image is listed once, before the body's images; none when it has none", () => {
+  const cover = "https://media.dev.to/cover.png";
+  const body = `Text\n\n![a chart](https://media.dev.to/chart.png)\n\n![again](${cover})`;
+  const both = parseDevto(JSON.stringify({ ...article, cover_image: cover, body_markdown: body }));
+  expect(both.posts[0]!.images).toEqual([cover, "https://media.dev.to/chart.png"]);
+  const none = parseDevto(JSON.stringify({ ...article, cover_image: null, body_markdown: "Text" }));
+  expect(none.posts[0]!.images).toEqual([]);
 });
 
 test("the account export's array: drafts, a canonical URL elsewhere, cached tags, no id", () => {

@@ -23,6 +23,8 @@ type DevtoArticle = {
   tag_list?: string[] | string | null;
   tags?: string[] | string | null;
   cached_tag_list?: string | null;
+  /** The image shown above the article (as Ghost's `feature_image`). */
+  cover_image?: string | null;
 };
 
 /** A Liquid tag's argument as the address of the thing it embeds, or null. */
@@ -110,6 +112,7 @@ function postOf(article: DevtoArticle, id: string): ImportedPost {
     .map(tagsOf)
     .find((list) => list.length > 0);
   const path = string(article.path);
+  const cover = string(article.cover_image);
   return {
     source: "devto",
     sourceId: id,
@@ -124,7 +127,7 @@ function postOf(article: DevtoArticle, id: string): ImportedPost {
     tags: tags ?? [],
     body: { format: "markdown", text: body },
     canonicalUrl: canonicalOf(article, front),
-    images: imagesOfMarkdown(body),
+    images: [...new Set([...(cover ? [cover] : []), ...imagesOfMarkdown(body)])],
   };
 }
 
