@@ -107,6 +107,18 @@ const publishOf = (post: PlannedPost) =>
     ? { mode: "draft" as const }
     : { mode: "at" as const, at: post.publishedAt ?? new Date() };
 
+/**
+ * When the post was last changed on the old site: the export's date, unless it is before the
+ * post's publication (an old site's clock or a scheduled post); then the import's time.
+ */
+export function updatedOf(post: Pick<PlannedPost, "updatedAt" | "publishedAt" | "status">) {
+  const { updatedAt, publishedAt } = post;
+  if (!updatedAt || Number.isNaN(updatedAt.getTime())) return undefined;
+  // A published post without a date is published now: any earlier change is before it.
+  if (publishedAt ? updatedAt < publishedAt : post.status !== "draft") return undefined;
+  return updatedAt;
+}
+
 /** The post's canonical URL and copies elsewhere, those that are web addresses. */
 function linksOf(post: PlannedPost) {
   const canonicalUrl = post.canonicalUrl ? webAddress(post.canonicalUrl) : null;
@@ -120,15 +132,19 @@ function linksOf(post: PlannedPost) {
 async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
   const content = await storableContent(await htmlOf(post, images, db));
   if (!content.ok) return { error: content.error };
-  const saved = await createPost(db, {
-    title: post.title.slice(0, POST_LIMITS.title) || post.slug,
-    description: post.description.slice(0, POST_LIMITS.description),
-    content: content.html,
-    slug: post.slug,
-    tags: post.tags,
-    publish: publishOf(post),
-    ...linksOf(post),
-  });
+  const saved = await createPost(
+    db,
+    {
+      title: post.title.slice(0, POST_LIMITS.title) || post.slug,
+      description: post.description.slice(0, POST_LIMITS.description),
+      content: content.html,
+      slug: post.slug,
+      tags: post.tags,
+      publish: publishOf(post),
+      ...linksOf(post),
+    },
+    { updatedAt: updatedOf(post) },
+  );
   await db
     .insert(importedPosts)
     .values({ source: post.source, sourceId: post.sourceId, postId: saved.id })

@@ -60,7 +60,20 @@ function idOf(item: WxrItem): string {
   return /[?&]p=(\d+)/.exec(`${text(item["guid"])} ${text(item["link"])}`)?.[1] ?? "";
 }
 
-function postOf(item: WxrItem, id: string, status: ImportedStatus): ImportedPost {
+/** The address of the post's featured image (`_thumbnail_id` → its attachment), if any. */
+function featuredImageOf(item: WxrItem, attachments: ReadonlyMap<string, string>): string[] {
+  const meta = (item["wp:postmeta"] ?? []) as Record<string, unknown>[];
+  const id = meta.find((m) => text(m["wp:meta_key"]).trim() === "_thumbnail_id");
+  const url = id && attachments.get(text(id["wp:meta_value"]).trim());
+  return url ? [url] : [];
+}
+
+function postOf(
+  item: WxrItem,
+  id: string,
+  status: ImportedStatus,
+  attachments: ReadonlyMap<string, string>,
+): ImportedPost {
   const title = text(item["title"]).trim();
   const name = decodeURIComponent(text(item["wp:post_name"]).trim());
   const html = cleanWordPressHtml(text(item["content:encoded"]));
@@ -86,7 +99,7 @@ function postOf(item: WxrItem, id: string, status: ImportedStatus): ImportedPost
       .filter((name) => name !== "" && name !== "Uncategorized"),
     body: { format: "html", text: html },
     canonicalUrl: null,
-    images: imagesOfHtml(html),
+    images: [...new Set([...featuredImageOf(item, attachments), ...imagesOfHtml(html)])],
   };
 }
 
@@ -96,13 +109,19 @@ export function parseWordPress(xml: string): ParsedExport {
     ignoreAttributes: false,
     parseTagValue: false,
     processEntities: true,
-    isArray: (name) => name === "item" || name === "category",
+    isArray: (name) => name === "item" || name === "category" || name === "wp:postmeta",
   });
   const document = parser.parse(xml) as { rss?: { channel?: { item?: WxrItem[] } } };
   const channel = document.rss?.channel;
   if (!channel) throw new Error("This is not a WordPress export: it has no RSS channel.");
   const posts: ImportedPost[] = [];
   const skipped: SkippedEntry[] = [];
+  const attachments = new Map(
+    (channel.item ?? [])
+      .filter((item) => text(item["wp:post_type"]).trim() === "attachment")
+      .map((item) => [idOf(item), text(item["wp:attachment_url"]).trim()] as const)
+      .filter(([id, url]) => id !== "" && url !== ""),
+  );
   for (const item of channel.item ?? []) {
     const id = idOf(item);
     const type = text(item["wp:post_type"]).trim();
@@ -122,7 +141,7 @@ export function parseWordPress(xml: string): ParsedExport {
       skipped.push({ sourceId: id, title, reason: "protected by a password" });
       continue;
     }
-    posts.push(postOf(item, id, status));
+    posts.push(postOf(item, id, status, attachments));
   }
   return { source: "wordpress", posts, skipped };
 }
