@@ -1,12 +1,11 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 import { XMLParser } from "fast-xml-parser";
 
 import { EXPORT_THREAD_LIMITS, parseXmlOffThread, type XmlOptions } from "./export-thread.server";
 import { cleanWordPressHtml, imagesOfHtml, textOf } from "./html-clean";
 import type { ImportedPost, ImportedStatus, ParsedExport, SkippedEntry } from "./types";
 import { postSlugOf } from "~/features/posts";
-
-/** A turn of the event loop, for the requests that came in meanwhile. */
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type XmlText = string | { "#text"?: string | number };
 type WxrCategory =
@@ -161,7 +160,7 @@ export async function readWordPress(xml: string): Promise<ParsedExport> {
   const reading: Reading = { posts: [], skipped: [] };
   for (const [index, item] of items.entries()) {
     readItem(item, reading);
-    if ((index + 1) % EXPORT_THREAD_LIMITS.itemsPerMessage === 0) await yieldToRequests();
+    if ((index + 1) % EXPORT_THREAD_LIMITS.itemsPerMessage === 0) await nextTurn();
   }
   return { source: "wordpress", ...reading };
 }

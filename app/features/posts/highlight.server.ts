@@ -10,6 +10,8 @@
  * Shiki's JavaScript regex engine rather than its Oniguruma WebAssembly build: no wasm to
  * instantiate, and it handles every grammar of app/features/posts/code-languages.ts.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 import type { HighlighterCore } from "shiki/core";
 
 import { CODE_LANGUAGES, PLAIN_TEXT, codeLanguageOf } from "./code-languages";
@@ -62,7 +64,12 @@ export function loadHighlighter(): Promise<HighlighterCore> {
       ],
       engine: createJavaScriptRegexEngine(),
     });
-    for (const { id } of CODE_LANGUAGES) highlightWith(loaded, WARM_UP_SAMPLE, id);
+    // A grammar's first highlight compiles its rules (tens to hundreds of milliseconds each,
+    // seconds for all of them): requests get a turn between grammars.
+    for (const { id } of CODE_LANGUAGES) {
+      highlightWith(loaded, WARM_UP_SAMPLE, id);
+      await nextTurn();
+    }
     return loaded;
   })();
   highlighter.catch(() => (highlighter = undefined));
