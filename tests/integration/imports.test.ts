@@ -94,6 +94,11 @@ for (const driver of drivers) {
       expect(bySlug("blocks-formatting").publishedAt?.toISOString()).toBe(
         "2018-11-01T06:03:22.000Z",
       );
+      // The export's last change is the post's (post_modified_gmt); without one, the import's time.
+      expect(bySlug("text-category-blocks").updatedAt.toISOString()).toBe(
+        "2023-01-16T07:17:27.000Z",
+      );
+      expect(bySlug("blocks-formatting").updatedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
       // The block editor's comments and the shortcodes left nothing; the code block is highlighted.
       for (const row of rows) expect(row.content).not.toMatch(/<!--|\[\/?(?:caption|gallery)/);
       expect(bySlug("blocks-formatting").content).toMatch(/<pre class="shiki/);

@@ -36,6 +36,17 @@ test("a dev.to article: title, dates, tags, slug without dev.to's suffix, old pa
   expect(post.body.text).not.toMatch(/^---|published: true|canonical_url:/m);
   expect(post.body.text).toMatch(/^Etsy you probably/);
   expect(post.body.text).toMatch(/Hashtag godard church-key etsy put a bird on it\.$/);
+  // The cover image is the article's first image, as Ghost's feature_image is.
+  expect(post.images).toEqual([article["cover_image"]]);
+});
+
+test("an article's cover image is listed once, before the body's images; none when it has none", () => {
+  const cover = "https://media.dev.to/cover.png";
+  const body = `Text\n\n![a chart](https://media.dev.to/chart.png)\n\n![again](${cover})`;
+  const both = parseDevto(JSON.stringify({ ...article, cover_image: cover, body_markdown: body }));
+  expect(both.posts[0]!.images).toEqual([cover, "https://media.dev.to/chart.png"]);
+  const none = parseDevto(JSON.stringify({ ...article, cover_image: null, body_markdown: "Text" }));
+  expect(none.posts[0]!.images).toEqual([]);
 });
 
 test("the account export's array: drafts, a canonical URL elsewhere, cached tags, no id", () => {
@@ -61,6 +72,57 @@ test("the account export's array: drafts, a canonical URL elsewhere, cached tags
     slug: "a-draft-temp-slug-123",
   });
   expect(skipped).toEqual([{ sourceId: null, title: "No id", reason: expect.any(String) }]);
+});
+
+test("the account export's articles: no id, no url, the cover as main_image", () => {
+  // The columns Forem's Exporter::Articles writes, and only those (forem/forem on GitHub,
+  // its services/exporter/articles.rb): the account export names an article by its path.
+  const exported = {
+    body_markdown: article["body_markdown"],
+    cached_tag_list: "discuss, node",
+    cached_user_name: "Name",
+    cached_user_username: "username391",
+    canonical_url: null,
+    comments_count: 0,
+    created_at: "2023-04-14T14:45:32.000Z",
+    crossposted_at: null,
+    description: article["description"],
+    edited_at: "2023-05-02T08:00:00.000Z",
+    feed_source_url: null,
+    language: "en",
+    last_comment_at: "2017-01-01T05:00:00.000Z",
+    main_image: "https://media.dev.to/cover.png",
+    main_image_background_hex_color: "#dddddd",
+    path: "/username391/pale-kings-and-princes179-381c",
+    positive_reactions_count: 0,
+    processed_html: "<p>Etsy</p>",
+    published: true,
+    published_at: "2023-04-14T14:45:32.000Z",
+    published_from_feed: false,
+    reactions_count: 0,
+    show_comments: true,
+    slug: "pale-kings-and-princes179-381c",
+    social_image: null,
+    title: article["title"],
+    video: null,
+    video_closed_caption_track_url: null,
+    video_code: null,
+    video_source_url: null,
+    video_thumbnail_url: null,
+  };
+  const { posts, skipped } = parseDevto(JSON.stringify([exported]));
+  expect(skipped).toEqual([]);
+  expect(posts[0]).toMatchObject({
+    sourceId: "/username391/pale-kings-and-princes179-381c",
+    oldUrl: null,
+    oldPaths: ["/username391/pale-kings-and-princes179-381c"],
+    slug: "pale-kings-and-princes179",
+    status: "published",
+    tags: ["discuss", "node"],
+    canonicalUrl: null,
+    images: ["https://media.dev.to/cover.png"],
+  });
+  expect(posts[0]!.updatedAt?.toISOString()).toBe("2023-05-02T08:00:00.000Z");
 });
 
 test("Liquid tags become plain links to what they showed, and leave nothing else", () => {

@@ -6,6 +6,8 @@ import { postSlugOf } from "~/features/posts";
 /**
  * One article as dev.to (Forem) writes it: its API's `/api/articles/{id}` and `/api/articles/me`
  * answers, and the `articles.json` of its account export (Settings → Account → Export content).
+ * The export writes the article's own columns (Forem's `Exporter::Articles`): no `id` and no
+ * `url` (its `path` names it), and the cover as `main_image` where the API says `cover_image`.
  */
 type DevtoArticle = {
   id?: number | string;
@@ -23,6 +25,9 @@ type DevtoArticle = {
   tag_list?: string[] | string | null;
   tags?: string[] | string | null;
   cached_tag_list?: string | null;
+  /** The image shown above the article (as Ghost's `feature_image`). */
+  cover_image?: string | null;
+  main_image?: string | null;
 };
 
 /** A Liquid tag's argument as the address of the thing it embeds, or null. */
@@ -110,6 +115,7 @@ function postOf(article: DevtoArticle, id: string): ImportedPost {
     .map(tagsOf)
     .find((list) => list.length > 0);
   const path = string(article.path);
+  const cover = string(article.cover_image) || string(article.main_image);
   return {
     source: "devto",
     sourceId: id,
@@ -124,7 +130,8 @@ function postOf(article: DevtoArticle, id: string): ImportedPost {
     tags: tags ?? [],
     body: { format: "markdown", text: body },
     canonicalUrl: canonicalOf(article, front),
-    images: imagesOfMarkdown(body),
+    images: [...new Set([...(cover ? [cover] : []), ...imagesOfMarkdown(body)])],
+    cover: cover ? { url: cover, alt: "" } : null,
   };
 }
 
@@ -139,10 +146,11 @@ export function parseDevto(source: string): ParsedExport {
   const posts: ImportedPost[] = [];
   const skipped: SkippedEntry[] = [];
   for (const article of articlesOf(JSON.parse(source))) {
-    const id = article.id == null ? null : String(article.id);
+    // The account export names an article by its path (`/user/slug`), the API by its id.
+    const id = article.id == null ? string(article.path) || null : String(article.id);
     const title = string(article.title) || "(untitled)";
     if (!id) {
-      skipped.push({ sourceId: null, title, reason: "the article has no dev.to id" });
+      skipped.push({ sourceId: null, title, reason: "the article has no dev.to id or path" });
       continue;
     }
     if (typeof article.body_markdown !== "string") {

@@ -82,12 +82,22 @@ type ImageWork = {
   attachments?: ParsedExport["attachments"];
 };
 
+/** The post's cover as its first image, unless the body shows that image already. */
+export function withCover(html: string, cover: PlannedPost["cover"]): string {
+  if (!cover || html.includes(cover.url) || html.includes(escapeHtml(cover.url))) return html;
+  const attribute = (text: string) => escapeHtml(text).replace(/"/g, "&quot;");
+  return `<p><img src="${attribute(cover.url)}" alt="${attribute(cover.alt)}"></p>${html}`;
+}
+
 async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
-  let html = figuresAsParagraphs(
-    post.body.format === "markdown"
-      ? // As the Markdown import and the editor's paste convert it (footnotes, math, callouts).
-        (await import("~/features/posts/index.markdown")).markdownToHtml(post.body.text)
-      : post.body.text,
+  let html = withCover(
+    figuresAsParagraphs(
+      post.body.format === "markdown"
+        ? // As the Markdown import and the editor's paste convert it (footnotes, math, callouts).
+          (await import("~/features/posts/index.markdown")).markdownToHtml(post.body.text)
+        : post.body.text,
+    ),
+    post.cover,
   );
   if (images.options !== false) {
     const local = images.attachments && {
@@ -107,6 +117,18 @@ const publishOf = (post: PlannedPost) =>
     ? { mode: "draft" as const }
     : { mode: "at" as const, at: post.publishedAt ?? new Date() };
 
+/**
+ * When the post was last changed on the old site: the export's date, unless it is before the
+ * post's publication (an old site's clock or a scheduled post); then the import's time.
+ */
+export function updatedOf(post: Pick<PlannedPost, "updatedAt" | "publishedAt" | "status">) {
+  const { updatedAt, publishedAt } = post;
+  if (!updatedAt || Number.isNaN(updatedAt.getTime())) return undefined;
+  // A published post without a date is published now: any earlier change is before it.
+  if (publishedAt ? updatedAt < publishedAt : post.status !== "draft") return undefined;
+  return updatedAt;
+}
+
 /** The post's canonical URL and copies elsewhere, those that are web addresses. */
 function linksOf(post: PlannedPost) {
   const canonicalUrl = post.canonicalUrl ? webAddress(post.canonicalUrl) : null;
@@ -120,15 +142,19 @@ function linksOf(post: PlannedPost) {
 async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
   const content = await storableContent(await htmlOf(post, images, db));
   if (!content.ok) return { error: content.error };
-  const saved = await createPost(db, {
-    title: post.title.slice(0, POST_LIMITS.title) || post.slug,
-    description: post.description.slice(0, POST_LIMITS.description),
-    content: content.html,
-    slug: post.slug,
-    tags: post.tags,
-    publish: publishOf(post),
-    ...linksOf(post),
-  });
+  const saved = await createPost(
+    db,
+    {
+      title: post.title.slice(0, POST_LIMITS.title) || post.slug,
+      description: post.description.slice(0, POST_LIMITS.description),
+      content: content.html,
+      slug: post.slug,
+      tags: post.tags,
+      publish: publishOf(post),
+      ...linksOf(post),
+    },
+    { updatedAt: updatedOf(post) },
+  );
   await db
     .insert(importedPosts)
     .values({ source: post.source, sourceId: post.sourceId, postId: saved.id })

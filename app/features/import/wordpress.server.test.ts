@@ -71,6 +71,29 @@ describe("parseWordPress", () => {
     expect(byId("1736").body.text).not.toMatch(/\[\/?archives/);
   });
 
+  test("a post's featured image (_thumbnail_id) is its attachment's address, listed first", () => {
+    // The trimmed file keeps the post's _thumbnail_id (1628) but not the attachment itself.
+    expect(byId("1163").images).toHaveLength(1);
+    const attachment = `<item>
+	<title>Bell on wharf</title>
+	<wp:post_id>1628</wp:post_id>
+	<wp:post_type>attachment</wp:post_type>
+	<wp:status>inherit</wp:status>
+	<wp:attachment_url><![CDATA[https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg]]></wp:attachment_url>
+</item>`;
+    const withAttachment = parseWordPress(trimmed.replace("</channel>", `${attachment}</channel>`));
+    expect(withAttachment.skipped).toEqual(parsed.skipped);
+    const post = withAttachment.posts.find((p) => p.sourceId === "1163")!;
+    expect(post.images).toEqual([
+      "https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg",
+      "https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg?w=604",
+    ]);
+    expect(post.cover).toEqual({
+      url: "https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg",
+      alt: "",
+    });
+  });
+
   test("classic content's blank lines become paragraphs", () => {
     expect(byId("1164").body.text).toBe(
       "<p>This post is drafted and not published yet.</p>\n<p>It should not be displayed by the theme.</p>",

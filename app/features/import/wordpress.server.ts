@@ -63,7 +63,20 @@ function idOf(item: WxrItem): string {
   return /[?&]p=(\d+)/.exec(`${text(item["guid"])} ${text(item["link"])}`)?.[1] ?? "";
 }
 
-function postOf(item: WxrItem, id: string, status: ImportedStatus): ImportedPost {
+/** The address of the post's featured image (`_thumbnail_id` → its attachment), if any. */
+function featuredImageOf(item: WxrItem, attachments: ReadonlyMap<string, string>): string[] {
+  const meta = (item["wp:postmeta"] ?? []) as Record<string, unknown>[];
+  const id = meta.find((m) => text(m["wp:meta_key"]).trim() === "_thumbnail_id");
+  const url = id && attachments.get(text(id["wp:meta_value"]).trim());
+  return url ? [url] : [];
+}
+
+function postOf(
+  item: WxrItem,
+  id: string,
+  status: ImportedStatus,
+  attachments: ReadonlyMap<string, string>,
+): ImportedPost {
   const title = text(item["title"]).trim();
   const name = decodeURIComponent(text(item["wp:post_name"]).trim());
   const html = cleanWordPressHtml(text(item["content:encoded"]));
@@ -89,7 +102,8 @@ function postOf(item: WxrItem, id: string, status: ImportedStatus): ImportedPost
       .filter((name) => name !== "" && name !== "Uncategorized"),
     body: { format: "html", text: html },
     canonicalUrl: null,
-    images: imagesOfHtml(html),
+    images: [...new Set([...featuredImageOf(item, attachments), ...imagesOfHtml(html)])],
+    cover: featuredImageOf(item, attachments).map((url) => ({ url, alt: "" }))[0] ?? null,
   };
 }
 
@@ -99,13 +113,27 @@ const XML_OPTIONS: XmlOptions = {
   processEntities: true,
 };
 /** Read as lists even when there is one. */
-const ARRAY_TAGS = ["item", "category"];
+const ARRAY_TAGS = ["item", "category", "wp:postmeta"];
 type WxrDocument = { rss?: { channel?: { item?: WxrItem[] } } };
 
 /** The posts read from the items so far, and what was skipped. */
 type Reading = { posts: ImportedPost[]; skipped: SkippedEntry[] };
 
-function readItem(item: WxrItem, { posts, skipped }: Reading) {
+/** The export's attachments by id: what a post's featured image (`_thumbnail_id`) names. */
+function attachmentsOf(items: WxrItem[]): ReadonlyMap<string, string> {
+  return new Map(
+    items
+      .filter((item) => text(item["wp:post_type"]).trim() === "attachment")
+      .map((item) => [idOf(item), text(item["wp:attachment_url"]).trim()] as const)
+      .filter(([id, url]) => id !== "" && url !== ""),
+  );
+}
+
+function readItem(
+  item: WxrItem,
+  { posts, skipped }: Reading,
+  attachments: ReadonlyMap<string, string>,
+) {
   const id = idOf(item);
   const type = text(item["wp:post_type"]).trim();
   const title = text(item["title"]).trim();
@@ -124,7 +152,7 @@ function readItem(item: WxrItem, { posts, skipped }: Reading) {
     skipped.push({ sourceId: id, title, reason: "protected by a password" });
     return;
   }
-  posts.push(postOf(item, id, status));
+  posts.push(postOf(item, id, status, attachments));
 }
 
 function channelOf(document: WxrDocument) {
@@ -140,8 +168,10 @@ export function parseWordPress(xml: string): ParsedExport {
     isArray: (name) => ARRAY_TAGS.includes(name),
   });
   const channel = channelOf(parser.parse(xml) as WxrDocument);
+  const items = channel.item ?? [];
+  const attachments = attachmentsOf(items);
   const reading: Reading = { posts: [], skipped: [] };
-  for (const item of channel.item ?? []) readItem(item, reading);
+  for (const item of items) readItem(item, reading, attachments);
   return { source: "wordpress", ...reading };
 }
 
@@ -157,9 +187,10 @@ export async function readWordPress(xml: string): Promise<ParsedExport> {
     "item",
   ]);
   const items = channelOf(document as WxrDocument).item ?? [];
+  const attachments = attachmentsOf(items);
   const reading: Reading = { posts: [], skipped: [] };
   for (const [index, item] of items.entries()) {
-    readItem(item, reading);
+    readItem(item, reading, attachments);
     if ((index + 1) % EXPORT_THREAD_LIMITS.itemsPerMessage === 0) await nextTurn();
   }
   return { source: "wordpress", ...reading };

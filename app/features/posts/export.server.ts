@@ -21,20 +21,79 @@ export const exportFileName = (now: Date) => `posts-${now.toISOString().slice(0,
 
 const UPLOAD_SRC = /^\/media\/([0-9a-f]{64})\.(webp|jpg|png|gif)$/;
 
+const BLOCKS = new Set(
+  "ADDRESS ARTICLE ASIDE BLOCKQUOTE DETAILS DIV DL FIELDSET FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE UL".split(
+    " ",
+  ),
+);
+
+const hasBlocks = (node: Element) =>
+  Array.from(node.getElementsByTagName("*")).some((child) => BLOCKS.has(child.nodeName));
+
+/** A cell a GFM table holds whole: no spans, and its text inline, in one paragraph at most. */
+function simpleCell(cell: Element): boolean {
+  for (const span of ["colspan", "rowspan"]) {
+    const value = cell.getAttribute(span);
+    if (value !== null && value !== "1") return false;
+  }
+  const [only, ...more] = Array.from(cell.children);
+  if (only?.nodeName === "P" && more.length === 0) {
+    const text = Array.from(cell.childNodes).filter((node) => node !== only);
+    return text.every((node) => !node.textContent?.trim()) && !hasBlocks(only);
+  }
+  return !hasBlocks(cell);
+}
+
 /**
- * HTML to Markdown: ATX headings, fenced code with its language, `-` lists; tables stay HTML.
+ * A table a GFM table says as it is: a heading row of `<th>` and rows of `<td>` below it, all as
+ * wide, no caption, no cell spanning more than one, and no cell holding blocks (lists, code,
+ * a second paragraph). What the editor makes of a GFM table (./markdown-blocks.ts) is one.
+ */
+function simpleTable(table: HTMLTableElement): boolean {
+  const rows = Array.from(table.rows);
+  const width = rows[0]?.cells.length ?? 0;
+  return (
+    width > 0 &&
+    rows.length * width > 1 &&
+    !table.querySelector("caption, table") &&
+    rows.every(
+      (row, index) =>
+        row.cells.length === width &&
+        Array.from(row.cells).every(
+          (cell) => cell.nodeName === (index === 0 ? "TH" : "TD") && simpleCell(cell),
+        ),
+    )
+  );
+}
+
+/**
+ * HTML to Markdown: ATX headings, fenced code with its language, `-` lists, simple tables as
+ * GFM tables (@joplin/turndown-plugin-gfm's `tables`); any other table stays HTML, whole (the
+ * plugin would pad a spanning cell with empty ones, or wrap the table in a div of its own).
  * turndown (like fflate below) loads with the first export, not with the server.
  */
 async function markdownWriter(): Promise<TurndownService> {
-  const { default: Turndown } = await import("turndown");
+  const [{ default: Turndown }, { tables }] = await Promise.all([
+    import("turndown"),
+    import("@joplin/turndown-plugin-gfm"),
+  ]);
   const turndown = new Turndown({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
     bulletListMarker: "-",
     emDelimiter: "_",
   });
-  // GFM tables have no place for a cell's blocks; Markdown readers take HTML as it is.
-  turndown.keep(["table"]);
+  turndown.use(tables);
+  // A line break in a cell is the cell's `<br>` as it is (turndown's would end in two spaces).
+  turndown.addRule("tableCellBreak", {
+    filter: (node) => node.nodeName === "BR" && Boolean(node.closest("td, th")),
+    replacement: () => "<br>",
+  });
+  // Added last, so it goes first: Markdown readers take a table's HTML as it is.
+  turndown.addRule("tableAsHtml", {
+    filter: (node) => node.nodeName === "TABLE" && !simpleTable(node as HTMLTableElement),
+    replacement: (_content, node) => `\n\n${(node as HTMLElement).outerHTML}\n\n`,
+  });
   return turndown;
 }
 
@@ -80,7 +139,10 @@ export async function postMarkdown(post: Post, writer?: TurndownService) {
   const turndown = writer ?? (await markdownWriter());
   // The write sanitizer takes the highlighter's tokens off: code comes back as language and text.
   const clean = (await loadWriteSanitizer())(post.content);
-  const { html, files } = relativeImages(clean);
+  // The editor's column list holds nothing (no widths), and would hide a table's heading row.
+  const { html, files } = relativeImages(
+    clean.replace(/<colgroup\b[^>]*>[\s\S]*?<\/colgroup>/gi, ""),
+  );
   return { text: `${frontMatterOf(post)}${turndown.turndown(html)}\n`, files };
 }
 

@@ -10,6 +10,10 @@
  * - GitHub's alerts `> [!NOTE]`, `> [!TIP]`, `> [!WARNING]` (and `[!IMPORTANT]` as a note,
  *   `[!CAUTION]` as a warning) become `<div class="callout callout-note" data-callout="note">`.
  *
+ * GitHub's tables are written as the editor writes a table too: one body, the heading row's cells
+ * `<th>`, each cell's text in a paragraph (the post's export writes such a table back as a GFM
+ * table, ./export.server.ts). A column's alignment has no place in a post.
+ *
  * Used by the Markdown import and by a Markdown paste in the editor, so both make the same markup.
  */
 import { Marked, type TokenizerAndRendererExtension, type Tokens } from "marked";
@@ -137,12 +141,22 @@ function extensions(notes: Map<string, string>, inline: Marked): TokenizerAndRen
   ];
 }
 
+/** A GFM table as the editor writes one. */
+function tableHtml(
+  this: { parser: { parseInline(tokens: Tokens.Generic[]): string } },
+  table: Tokens.Table,
+) {
+  const row = (cells: Tokens.TableCell[], tag: "th" | "td") =>
+    `<tr>${cells.map((cell) => `<${tag}><p>${this.parser.parseInline(cell.tokens)}</p></${tag}>`).join("")}</tr>`;
+  return `<table><tbody>${row(table.header, "th")}${table.rows.map((cells) => row(cells, "td")).join("")}</tbody></table>\n`;
+}
+
 /** Markdown (GitHub's flavour) as post HTML, footnotes, math and callouts included. */
 export function markdownToHtml(markdown: string): string {
   const { text, notes } = takeDefinitions(markdown);
   const inline = new Marked({ gfm: true });
   const marked = new Marked({ gfm: true });
   inline.use({ extensions: extensions(new Map(), inline).filter((e) => e.name === "mathInline") });
-  marked.use({ extensions: extensions(notes, inline) });
+  marked.use({ extensions: extensions(notes, inline), renderer: { table: tableHtml } });
   return marked.parse(text, { async: false });
 }

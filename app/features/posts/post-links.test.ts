@@ -89,6 +89,26 @@ describe("a post's links elsewhere", () => {
     });
   });
 
+  it("says a post changed when it last did, never before it was published", () => {
+    const modified = (updatedAt: string) => {
+      const post = view({
+        publishedAt: new Date("2024-03-01T00:00:00Z"),
+        updatedAt: new Date(updatedAt),
+      });
+      const tags = postMeta({ site, siteUrl: "https://me.dev", post, segment: "a-post" });
+      const jsonLd = JSON.stringify(tags);
+      const share = tags.find(
+        (tag) => "property" in tag && tag.property === "article:modified_time",
+      ) as { content: string };
+      expect(jsonLd).toContain(`"dateModified":"${share.content}"`);
+      return share.content;
+    };
+    // An imported post keeps the date its old site last changed it.
+    expect(modified("2024-05-02T08:00:00Z")).toBe("2024-05-02T08:00:00.000Z");
+    // A post written, then scheduled: its change is its publication.
+    expect(modified("2024-01-15T00:00:00Z")).toBe("2024-03-01T00:00:00.000Z");
+  });
+
   it("shows each copy as an 'Also on <host>' u-syndication link", () => {
     const html = renderToStaticMarkup(
       createElement(SyndicationLinks, {

@@ -151,17 +151,28 @@ const savedPost = {
 };
 
 /**
+ * How a new post is stored: `updatedAt`, when it was last changed elsewhere (an import keeps an
+ * export's date; one later than the database's now is taken as now). Absent: now.
+ */
+export type CreateOptions = SaveOptions & { updatedAt?: Date };
+
+/**
  * Stores a new post with its tags, as a draft, published now, or scheduled; the caller has
  * validated and sanitized it. Never writes content_en. Throws SlugTakenError.
  */
 export async function createPost(
   db: Database,
   post: PostWriteInput,
-  { source = NO_SOURCE }: SaveOptions = {},
+  { source = NO_SOURCE, updatedAt }: CreateOptions = {},
 ): Promise<SavedPost> {
   // "keep" has nothing to keep: a new post is published now.
   const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
-  const columns = savedColumns(post, publish, sql`null::timestamptz`);
+  const columns = {
+    ...savedColumns(post, publish, sql`null::timestamptz`),
+    ...(updatedAt && {
+      updatedAt: sql<Date>`least(${updatedAt.toISOString()}::timestamptz, now())`,
+    }),
+  };
   return refusingTakenSlugs(() =>
     db.transaction(async (tx) => {
       const [row] = await tx.insert(blogPosts).values(columns).returning(savedPost);

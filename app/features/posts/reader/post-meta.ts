@@ -27,8 +27,11 @@ export function postMeta({
   }
   // A post first published elsewhere names that address: its canonical link, og:url, JSON-LD.
   const url = post.canonicalUrl ?? `${siteUrl}${postPath(post.slug)}`;
-  const published = new Date(post.publishedAt).toISOString();
-  const modified = new Date(post.updatedAt).toISOString();
+  const publishedAt = new Date(post.publishedAt);
+  const published = publishedAt.toISOString();
+  // Never before its publication (a post written, then scheduled), as the feeds say it.
+  const modified = new Date(Math.max(publishedAt.getTime(), new Date(post.updatedAt).getTime()));
+  const modifiedIso = modified.toISOString();
   return pageMeta({
     site,
     siteUrl,
@@ -38,7 +41,7 @@ export function postMeta({
     share: {
       type: "article",
       publishedTime: published,
-      modifiedTime: modified,
+      modifiedTime: modifiedIso,
       tags: post.tags,
       image: post.shareImage,
     },
@@ -50,7 +53,7 @@ export function postMeta({
       headline: post.title,
       description: post.description,
       datePublished: published,
-      dateModified: modified,
+      dateModified: modifiedIso,
       url,
       mainEntityOfPage: url,
       ...(post.tags.length > 0 ? { keywords: post.tags.join(", ") } : {}),
