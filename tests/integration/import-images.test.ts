@@ -45,7 +45,7 @@ afterAll(async () => {
   await once(server, "close");
 });
 
-const ghostExport = (html: string) =>
+const ghostExport = (html: string, more: Record<string, string> = {}) =>
   JSON.stringify({
     db: [
       {
@@ -59,6 +59,7 @@ const ghostExport = (html: string) =>
               html,
               type: "post",
               status: "published",
+              ...more,
             },
           ],
         },
@@ -109,6 +110,23 @@ for (const driver of drivers) {
       expect(metadata.exif).toBeUndefined();
       const [original] = [await sharp(photo).metadata()];
       expect(original.exif).toBeDefined();
+    });
+
+    it("opens the post with its feature image, brought here, unless the body shows it", async () => {
+      const cover = `${base}/content/images/photo.jpg`;
+      const result = await runImport(
+        database.db,
+        parseGhost(
+          ghostExport("<p>The text.</p>", { feature_image: cover, feature_image_alt: "A field" }),
+        ),
+      );
+      expect(result.images).toEqual({ rehosted: 1, failed: [] });
+      const [post] = await database.db.select().from(blogPosts);
+      expect(post!.content).toMatch(
+        /^<p><img [^>]*src="\/media\/[0-9a-f]+[^"]*"[^>]*alt="A field"/,
+      );
+      expect(post!.content).toContain("<p>The text.</p>");
+      expect(post!.content).not.toContain(`src="${base}`);
     });
 
     it("--images-from fetches the export's image paths from another base URL", async () => {

@@ -131,6 +131,7 @@ function postOf(article: DevtoArticle, id: string): ImportedPost {
     body: { format: "markdown", text: body },
     canonicalUrl: canonicalOf(article, front),
     images: [...new Set([...(cover ? [cover] : []), ...imagesOfMarkdown(body)])],
+    cover: cover ? { url: cover, alt: "" } : null,
   };
 }
 

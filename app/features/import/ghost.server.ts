@@ -11,6 +11,7 @@ type GhostPost = {
   page?: boolean | number;
   status?: string;
   feature_image?: string | null;
+  feature_image_alt?: string | null;
   custom_excerpt?: string | null;
   published_at?: string | null;
   updated_at?: string | null;
@@ -94,6 +95,9 @@ export function parseGhost(source: string): ParsedExport {
       images: [
         ...new Set([...(post.feature_image ? [post.feature_image] : []), ...imagesOfHtml(html)]),
       ],
+      cover: post.feature_image
+        ? { url: post.feature_image, alt: post.feature_image_alt ?? "" }
+        : null,
     });
   }
   return { source: "ghost", posts, skipped };

@@ -1,7 +1,10 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { setImmediate as nextTurn } from "node:timers/promises";
+
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
 import { importJobs } from "../../../database/schema";
+import { IMPORT_LIMITS } from "./admin";
 import { readExport } from "./read-export.server";
 import { dryRun, runImport } from "./run.server";
 import { enqueue, type JobHandler } from "~/lib/jobs.server";
@@ -51,14 +54,42 @@ export async function latestImport(db: Database) {
 }
 
 /**
+ * An upload's bytes, read IMPORT_LIMITS.readPartBytes per statement with a turn of the event
+ * loop before each: on the embedded database one statement of the whole file (tens of megabytes)
+ * would hold every other query, and the event loop, until it is read.
+ */
+async function uploadBytes(db: Database, id: number, size: number): Promise<Uint8Array> {
+  const whole = new Uint8Array(size);
+  const part = IMPORT_LIMITS.readPartBytes;
+  for (let at = 0; at < size; at += part) {
+    await nextTurn();
+    const [row] = await db
+      .select({ bytes: sql<Uint8Array>`substring(${importJobs.bytes} from ${at + 1} for ${part})` })
+      .from(importJobs)
+      .where(eq(importJobs.id, id));
+    if (!row) throw new Error(`The upload of import ${id} is gone.`);
+    whole.set(row.bytes, at);
+  }
+  return whole;
+}
+
+/**
  * The import itself, off the request: safe to run twice, since a post imported before is
  * skipped. Progress is written as it goes, so the page can show it.
  */
 async function runImportJob(db: Database, id: number) {
-  const [row] = await db.select().from(importJobs).where(eq(importJobs.id, id));
+  const [row] = await db
+    .select({
+      fileName: importJobs.fileName,
+      status: importJobs.status,
+      size: sql<number>`octet_length(${importJobs.bytes})`.mapWith(Number),
+    })
+    .from(importJobs)
+    .where(eq(importJobs.id, id));
   if (!row || row.status === "done") return { id, created: 0 };
   await db.update(importJobs).set({ status: "running" }).where(eq(importJobs.id, id));
-  const parsed = await readExport({ name: row.fileName, bytes: row.bytes });
+  const bytes = await uploadBytes(db, id, row.size);
+  const parsed = await readExport({ name: row.fileName, bytes });
   const result = await runImport(db, parsed, async (done, total) => {
     await db.update(importJobs).set({ done, total }).where(eq(importJobs.id, id));
   });

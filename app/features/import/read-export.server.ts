@@ -1,7 +1,9 @@
+import { unzipOffThread } from "./export-thread.server";
 import type { ParsedExport } from "./types";
 
-// The parsers and their libraries (fast-xml-parser, gray-matter, fflate) load on an import's
-// first use, not with the server: a site that never imports never holds them.
+// The parsers and their libraries (fast-xml-parser, gray-matter) load on an import's first use,
+// not with the server: a site that never imports never holds them. A WXR's XML and a zip are
+// read in a worker thread (export-thread.server.ts), which loads fast-xml-parser and fflate.
 const devtoParser = () => import("./devto.server");
 const isDevtoJson = (text: string) => /"body_markdown"\s*:/.test(text);
 const decoder = new TextDecoder();
@@ -14,15 +16,6 @@ const MARKDOWN = /\.(?:md|markdown|mdx)$/i;
 /** Files a Markdown post may show as images, kept beside the posts for the import. */
 const IMAGE_FILE = /\.(?:png|jpe?g|gif|webp|avif)$/i;
 const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b;
-
-/** Every file of a zip, folders and macOS's resource forks left out. */
-async function unzip(bytes: Uint8Array): Promise<ExportFile[]> {
-  const { unzipSync } = await import("fflate");
-  const entries = unzipSync(bytes, {
-    filter: (file) => !file.name.endsWith("/") && !file.name.split("/").includes("__MACOSX"),
-  });
-  return Object.entries(entries).map(([name, content]) => ({ name, bytes: content }));
-}
 
 /**
  * Several files (a zip's or a folder's): dev.to's `articles.json`, Medium's `posts/*.html`,
@@ -59,10 +52,10 @@ export async function readExportFiles(files: ExportFile[]): Promise<ParsedExport
  * files), XML (WordPress WXR), JSON (dev.to's articles, else Ghost) or a single Markdown file.
  */
 export async function readExport(file: ExportFile): Promise<ParsedExport> {
-  if (isZip(file.bytes)) return readExportFiles(await unzip(file.bytes));
+  if (isZip(file.bytes)) return readExportFiles(await unzipOffThread(file.bytes));
   const text = strFromU8(file.bytes).replace(/^\uFEFF/, "");
   const start = text.trimStart();
-  if (start.startsWith("<")) return (await import("./wordpress.server")).parseWordPress(text);
+  if (start.startsWith("<")) return (await import("./wordpress.server")).readWordPress(text);
   if ((start.startsWith("{") || start.startsWith("[")) && isDevtoJson(text)) {
     return (await devtoParser()).parseDevto(text);
   }

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 
-import { updatedOf } from "./run.server";
+import { updatedOf, withCover } from "./run.server";
 
 const at = (iso: string) => new Date(iso);
 
@@ -23,4 +23,15 @@ test("an export's last change is kept unless it is before the post's publication
   expect(
     updatedOf({ status: "draft", publishedAt: null, updatedAt: new Date("x") }),
   ).toBeUndefined();
+});
+
+test("a cover opens the post, its address and text escaped, unless the body shows it", () => {
+  const cover = { url: "https://old.example/cover.jpg?a=1&b=2", alt: 'A "quoted" <field>' };
+  expect(withCover("<p>Text.</p>", cover)).toBe(
+    '<p><img src="https://old.example/cover.jpg?a=1&amp;b=2" alt="A &quot;quoted&quot; &lt;field&gt;"></p><p>Text.</p>',
+  );
+  const shown = '<p><img src="https://old.example/cover.jpg?a=1&amp;b=2" alt=""></p>';
+  expect(withCover(shown, cover)).toBe(shown);
+  expect(withCover("<p>Text.</p>", null)).toBe("<p>Text.</p>");
+  expect(withCover("<p>Text.</p>", undefined)).toBe("<p>Text.</p>");
 });

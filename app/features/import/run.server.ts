@@ -82,12 +82,22 @@ type ImageWork = {
   attachments?: ParsedExport["attachments"];
 };
 
+/** The post's cover as its first image, unless the body shows that image already. */
+export function withCover(html: string, cover: PlannedPost["cover"]): string {
+  if (!cover || html.includes(cover.url) || html.includes(escapeHtml(cover.url))) return html;
+  const attribute = (text: string) => escapeHtml(text).replace(/"/g, "&quot;");
+  return `<p><img src="${attribute(cover.url)}" alt="${attribute(cover.alt)}"></p>${html}`;
+}
+
 async function htmlOf(post: PlannedPost, images: ImageWork, db: Database): Promise<string> {
-  let html = figuresAsParagraphs(
-    post.body.format === "markdown"
-      ? // As the Markdown import and the editor's paste convert it (footnotes, math, callouts).
-        (await import("~/features/posts/index.markdown")).markdownToHtml(post.body.text)
-      : post.body.text,
+  let html = withCover(
+    figuresAsParagraphs(
+      post.body.format === "markdown"
+        ? // As the Markdown import and the editor's paste convert it (footnotes, math, callouts).
+          (await import("~/features/posts/index.markdown")).markdownToHtml(post.body.text)
+        : post.body.text,
+    ),
+    post.cover,
   );
   if (images.options !== false) {
     const local = images.attachments && {

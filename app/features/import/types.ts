@@ -27,8 +27,14 @@ export type ImportedPost = {
   canonicalUrl: string | null;
   /** The addresses of the post's copies elsewhere, when the export names them. */
   syndication?: string[];
-  /** Absolute or site-relative addresses of the images the body shows. */
+  /** Absolute or site-relative addresses of the images the body shows, the cover first. */
   images: string[];
+  /**
+   * The image the old site showed above the post (Ghost's feature image, dev.to's cover,
+   * WordPress's featured image), with its text when the export has one. The editor has no cover:
+   * the import opens the post with it, unless the body shows it already.
+   */
+  cover?: { url: string; alt: string } | null;
 };
 
 /** An entry of an export that will not become a post, and why. */

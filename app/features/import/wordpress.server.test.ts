@@ -88,6 +88,10 @@ describe("parseWordPress", () => {
       "https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg",
       "https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg?w=604",
     ]);
+    expect(post.cover).toEqual({
+      url: "https://wpthemetestdata.files.wordpress.com/2008/06/100_5478.jpg",
+      alt: "",
+    });
   });
 
   test("classic content's blank lines become paragraphs", () => {

@@ -1,5 +1,8 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 import { XMLParser } from "fast-xml-parser";
 
+import { EXPORT_THREAD_LIMITS, parseXmlOffThread, type XmlOptions } from "./export-thread.server";
 import { cleanWordPressHtml, imagesOfHtml, textOf } from "./html-clean";
 import type { ImportedPost, ImportedStatus, ParsedExport, SkippedEntry } from "./types";
 import { postSlugOf } from "~/features/posts";
@@ -100,48 +103,95 @@ function postOf(
     body: { format: "html", text: html },
     canonicalUrl: null,
     images: [...new Set([...featuredImageOf(item, attachments), ...imagesOfHtml(html)])],
+    cover: featuredImageOf(item, attachments).map((url) => ({ url, alt: "" }))[0] ?? null,
   };
 }
 
-/** A WordPress export (WXR, the XML of Tools → Export) as posts. */
-export function parseWordPress(xml: string): ParsedExport {
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    parseTagValue: false,
-    processEntities: true,
-    isArray: (name) => name === "item" || name === "category" || name === "wp:postmeta",
-  });
-  const document = parser.parse(xml) as { rss?: { channel?: { item?: WxrItem[] } } };
-  const channel = document.rss?.channel;
-  if (!channel) throw new Error("This is not a WordPress export: it has no RSS channel.");
-  const posts: ImportedPost[] = [];
-  const skipped: SkippedEntry[] = [];
-  const attachments = new Map(
-    (channel.item ?? [])
+const XML_OPTIONS: XmlOptions = {
+  ignoreAttributes: false,
+  parseTagValue: false,
+  processEntities: true,
+};
+/** Read as lists even when there is one. */
+const ARRAY_TAGS = ["item", "category", "wp:postmeta"];
+type WxrDocument = { rss?: { channel?: { item?: WxrItem[] } } };
+
+/** The posts read from the items so far, and what was skipped. */
+type Reading = { posts: ImportedPost[]; skipped: SkippedEntry[] };
+
+/** The export's attachments by id: what a post's featured image (`_thumbnail_id`) names. */
+function attachmentsOf(items: WxrItem[]): ReadonlyMap<string, string> {
+  return new Map(
+    items
       .filter((item) => text(item["wp:post_type"]).trim() === "attachment")
       .map((item) => [idOf(item), text(item["wp:attachment_url"]).trim()] as const)
       .filter(([id, url]) => id !== "" && url !== ""),
   );
-  for (const item of channel.item ?? []) {
-    const id = idOf(item);
-    const type = text(item["wp:post_type"]).trim();
-    const title = text(item["title"]).trim();
-    if (type !== "post") {
-      // Attachments are the images themselves, reached through the posts that show them.
-      if (type !== "attachment")
-        skipped.push({ sourceId: id, title, reason: `a ${type}, not a post` });
-      continue;
-    }
-    const status = STATUS[text(item["wp:status"]).trim()];
-    if (!status) {
-      skipped.push({ sourceId: id, title, reason: `status "${text(item["wp:status"])}"` });
-      continue;
-    }
-    if (text(item["wp:post_password"]).trim() !== "") {
-      skipped.push({ sourceId: id, title, reason: "protected by a password" });
-      continue;
-    }
-    posts.push(postOf(item, id, status, attachments));
+}
+
+function readItem(
+  item: WxrItem,
+  { posts, skipped }: Reading,
+  attachments: ReadonlyMap<string, string>,
+) {
+  const id = idOf(item);
+  const type = text(item["wp:post_type"]).trim();
+  const title = text(item["title"]).trim();
+  if (type !== "post") {
+    // Attachments are the images themselves, reached through the posts that show them.
+    if (type !== "attachment")
+      skipped.push({ sourceId: id, title, reason: `a ${type}, not a post` });
+    return;
   }
-  return { source: "wordpress", posts, skipped };
+  const status = STATUS[text(item["wp:status"]).trim()];
+  if (!status) {
+    skipped.push({ sourceId: id, title, reason: `status "${text(item["wp:status"])}"` });
+    return;
+  }
+  if (text(item["wp:post_password"]).trim() !== "") {
+    skipped.push({ sourceId: id, title, reason: "protected by a password" });
+    return;
+  }
+  posts.push(postOf(item, id, status, attachments));
+}
+
+function channelOf(document: WxrDocument) {
+  const channel = document.rss?.channel;
+  if (!channel) throw new Error("This is not a WordPress export: it has no RSS channel.");
+  return channel;
+}
+
+/** A WordPress export (WXR, the XML of Tools → Export) as posts, read on the calling thread. */
+export function parseWordPress(xml: string): ParsedExport {
+  const parser = new XMLParser({
+    ...XML_OPTIONS,
+    isArray: (name) => ARRAY_TAGS.includes(name),
+  });
+  const channel = channelOf(parser.parse(xml) as WxrDocument);
+  const items = channel.item ?? [];
+  const attachments = attachmentsOf(items);
+  const reading: Reading = { posts: [], skipped: [] };
+  for (const item of items) readItem(item, reading, attachments);
+  return { source: "wordpress", ...reading };
+}
+
+/**
+ * The same as `parseWordPress`, without holding the event loop: the XML is parsed in a worker
+ * thread, and its items are read here a part at a time, each part followed by a turn of the
+ * event loop.
+ */
+export async function readWordPress(xml: string): Promise<ParsedExport> {
+  const document = await parseXmlOffThread(xml, XML_OPTIONS, ARRAY_TAGS, [
+    "rss",
+    "channel",
+    "item",
+  ]);
+  const items = channelOf(document as WxrDocument).item ?? [];
+  const attachments = attachmentsOf(items);
+  const reading: Reading = { posts: [], skipped: [] };
+  for (const [index, item] of items.entries()) {
+    readItem(item, reading, attachments);
+    if ((index + 1) % EXPORT_THREAD_LIMITS.itemsPerMessage === 0) await nextTurn();
+  }
+  return { source: "wordpress", ...reading };
 }

@@ -10,6 +10,8 @@
  * Shiki's JavaScript regex engine rather than its Oniguruma WebAssembly build: no wasm to
  * instantiate, and it handles every grammar of app/features/posts/code-languages.ts.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 import type { HighlighterCore } from "shiki/core";
 
 import { CODE_LANGUAGES, PLAIN_TEXT, codeLanguageOf } from "./code-languages";
@@ -25,9 +27,9 @@ let highlighter: Promise<HighlighterCore> | undefined;
 
 /**
  * The highlighter, loaded on the first save (about a quarter of a second; no page render ever
- * waits for it). Every grammar highlights a sample once before the first real block: with dual
- * themes, a grammar's very first highlight in a process has been seen to give every light token
- * the first token's colour, while later calls are right.
+ * waits for it). Every grammar highlights a sample once before its first real block
+ * (`warmUp`): with dual themes, a grammar's very first highlight in a process has been seen to
+ * give every light token the first token's colour, while later calls are right.
  */
 export function loadHighlighter(): Promise<HighlighterCore> {
   highlighter ??= (async () => {
@@ -35,7 +37,7 @@ export function loadHighlighter(): Promise<HighlighterCore> {
       import("shiki/core"),
       import("shiki/engine/javascript"),
     ]);
-    const loaded = await createHighlighterCore({
+    return createHighlighterCore({
       themes: [
         import("shiki/themes/github-light-default.mjs"),
         import("shiki/themes/github-dark-default.mjs"),
@@ -62,21 +64,36 @@ export function loadHighlighter(): Promise<HighlighterCore> {
       ],
       engine: createJavaScriptRegexEngine(),
     });
-    for (const { id } of CODE_LANGUAGES) highlightWith(loaded, WARM_UP_SAMPLE, id);
-    return loaded;
   })();
   highlighter.catch(() => (highlighter = undefined));
   return highlighter;
 }
 
+const warmed = new Set<string>();
 /**
- * Starts loading the highlighter without waiting for it: the editor's pages call this, so that
- * by the time the owner saves, the first save does not also pay for loading every grammar.
+ * A grammar's sample highlight (see above), once per process. It compiles the grammar's rules,
+ * tens to hundreds of milliseconds each (seconds for all of them), so requests get a turn after
+ * each grammar, and a save or an import warms only the grammars its blocks use.
+ */
+async function warmUp(loaded: HighlighterCore, language: string): Promise<void> {
+  if (warmed.has(language)) return;
+  highlightWith(loaded, WARM_UP_SAMPLE, language);
+  warmed.add(language);
+  await nextTurn();
+}
+
+/**
+ * Starts loading the highlighter and every grammar without waiting for it: the editor's pages
+ * call this, so that by the time the owner saves, the first save does not also pay for them.
  */
 export function warmHighlighter(): void {
-  loadHighlighter().catch(() => {
-    // The save itself will try again and report the failure.
-  });
+  loadHighlighter()
+    .then(async (loaded) => {
+      for (const { id } of CODE_LANGUAGES) await warmUp(loaded, id);
+    })
+    .catch(() => {
+      // The save itself will try again and report the failure.
+    });
 }
 
 function highlightWith(loaded: HighlighterCore, code: string, language: string): string {
@@ -111,9 +128,12 @@ function codeText(inner: string): string {
 export async function highlightCodeBlocks(html: string): Promise<string> {
   if (!html.includes("<pre")) return html;
   const loaded = await loadHighlighter();
+  const languageOf = (codeAttributes: string) =>
+    codeLanguageOf(LANGUAGE_CLASS.exec(codeAttributes)?.[1]) ?? PLAIN_TEXT;
+  for (const [, codeAttributes] of html.matchAll(CODE_BLOCK))
+    await warmUp(loaded, languageOf(codeAttributes!));
   return html.replace(CODE_BLOCK, (_block, codeAttributes: string, inner: string) => {
-    const named = LANGUAGE_CLASS.exec(codeAttributes)?.[1];
-    const language = codeLanguageOf(named) ?? PLAIN_TEXT;
+    const language = languageOf(codeAttributes);
     // The editor keeps no trailing newline; Shiki would turn one into an empty last line.
     return highlightWith(loaded, codeText(inner).replace(/\n$/, ""), language);
   });
