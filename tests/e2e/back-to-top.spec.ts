@@ -5,8 +5,9 @@ import { expect, expectScrollY, test } from "./fixtures";
 /**
  * Back to top, from the button's own focus: a real click or Enter focuses it, and it hides
  * itself once the page is within 300 px of the top, while the smooth scroll is still on its way.
- * `/` hydrates (the React button); `/blog` does not (the site script's). Both must reach the top
- * and leave focus on the page's main heading, not on a hidden button or the document's body.
+ * Neither page hydrates: the site script's button answers on both (the home page, with its
+ * contact form, and the blog). Both must reach the top and leave focus on the page's main
+ * heading, not on a hidden button or the document's body.
  */
 const pages = [
   { path: "/", heading: "Alex Byrne" },
