@@ -1,7 +1,7 @@
 // Share cards (app/features/cards): how long drawing takes, per card, in a batch of one (a
-// thread started for it) and in a batch (the job's case), with and without the owner's photo;
-// how big the PNGs are; and how long the event loop waited meanwhile (the drawing runs in a
-// worker thread, the palette in libuv's). Run: npm run bench:cards
+// child process started for it) and in a batch (the job's case), with and without the owner's
+// photo; how big the PNGs are; and how long the event loop waited meanwhile (the drawing and
+// the palette run in a child process, decision 049). Run: npm run bench:cards
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 

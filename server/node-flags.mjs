@@ -10,13 +10,15 @@ export const NODE_FLAGS = [
 
 /** The environment the server starts with, beside its own configuration. */
 export const NODE_ENV_SETTINGS = {
-  // glibc's malloc keeps an arena per thread that ever allocated (libuv's pool, sharp's and the
-  // share cards' threads) and seldom gives their pages back: two arenas hold about 100 MB less
-  // at rest after a first start. Other C libraries ignore both settings.
+  // glibc's malloc keeps an arena per thread that ever allocated (libuv's pool, sharp's threads)
+  // and seldom gives their pages back: two arenas held about 100 MB less at rest after a first
+  // start, when the share cards were still drawn in a thread (decision 049 moved them to a
+  // child process). Other C libraries ignore both settings.
   MALLOC_ARENA_MAX: "2",
   // Blocks from 128 KB up get pages of their own, given back when freed. glibc's default starts
-  // there but raises the bar after each such block is freed, so the share cards' and the images'
-  // buffers end up in the heap and stay resident: about 90 MB more at rest after a first start.
+  // there but raises the bar after each such block is freed, so the images' buffers end up in
+  // the heap and stay resident (about 90 MB more at rest after a first start, measured with the
+  // cards in a thread).
   MALLOC_MMAP_THRESHOLD_: "131072",
 };
 

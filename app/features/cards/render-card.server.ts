@@ -1,19 +1,21 @@
 /**
  * Drawing a share card (a 1200×630 PNG for Open Graph and Twitter) from what it shows, with
- * satori (layout to SVG) and resvg (SVG to PNG), in a worker thread: both are CPU work of tens
- * to hundreds of milliseconds a card, which would hold every request meanwhile
- * (docs/decisions/035-share-cards.md). One thread draws a batch of cards, then ends.
+ * satori (layout to SVG), resvg (SVG to PNG) and sharp (a palette, to make it small), in a child
+ * process started per batch: both are CPU work of tens to hundreds of milliseconds a card, which
+ * would hold every request meanwhile (docs/decisions/035-share-cards.md), and the memory they
+ * take (satori's WebAssembly, resvg's own allocator, libvips) is not given back to a process
+ * that goes on running, while a process that ends returns all of it (decision 049).
  *
- * The thread runs `drawInWorker`'s own source, which needs nothing but Node and the packages it
+ * The child runs `drawInChild`'s own source, which needs nothing but Node and the packages it
  * is handed the paths of, so the same code runs in the built server and in development (as
- * app/features/profile/resume-check.server.ts does).
+ * app/features/profile/resume-check.server.ts does in a thread).
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 
-import { loadSharp } from "~/lib/sharp.server";
+import { SHARP_THREADS } from "~/lib/sharp.server";
 
 import { CARD_LIMITS, CARD_SIZE } from "./card";
 
@@ -30,26 +32,29 @@ export type CardSpec = {
 };
 
 type Fonts = { regular: Uint8Array[]; bold: Uint8Array[] };
-type WorkerData = {
+type ChildData = {
   satoriPath: string;
   resvgPath: string;
+  sharpPath: string;
+  sharpThreads: number;
   fonts: Fonts;
   cards: CardSpec[];
   size: typeof CARD_SIZE;
   limits: typeof CARD_LIMITS;
 };
-type WorkerAnswer = { ok: true; pngs: Uint8Array[] } | { ok: false; error: string };
+type ChildAnswer = { ok: true; pngs: Uint8Array[] } | { ok: false; error: string };
 
 /**
- * Runs in the thread, from its source text: everything it uses comes through `load` (the
- * thread's `require`), so that it refers to nothing of this module once bundled.
+ * Runs in the child, from its source text, on the one message the server sends it: everything
+ * it uses comes through `load` (the child's `require`), so that it refers to nothing of this
+ * module once bundled. It answers with one message, then ends.
  */
-function drawInWorker(load: (id: string) => unknown) {
-  const { parentPort, workerData } = load("node:worker_threads") as {
-    parentPort: { postMessage(answer: WorkerAnswer): void };
-    workerData: WorkerData;
-  };
-  const { satoriPath, resvgPath, fonts, cards, size, limits } = workerData as WorkerData;
+function drawInChild(
+  load: (id: string) => unknown,
+  data: ChildData,
+  compress: (png: Uint8Array) => Promise<Uint8Array>,
+): Promise<Uint8Array[]> {
+  const { satoriPath, resvgPath, fonts, cards, size, limits } = data;
   const satori = (load(satoriPath) as { default: (el: unknown, o: unknown) => Promise<string> })
     .default;
   const { Resvg } = load(resvgPath) as {
@@ -143,7 +148,7 @@ function drawInWorker(load: (id: string) => unknown) {
         ),
       ],
     );
-  void (async () => {
+  return (async () => {
     const pngs: Uint8Array[] = [];
     for (const card of cards) {
       const svg = await satori(layout(card), {
@@ -153,15 +158,48 @@ function drawInWorker(load: (id: string) => unknown) {
         // Scripts no font here has (CJK, emoji): left out rather than fetched.
         loadAdditionalAsset: async () => [],
       });
-      pngs.push(new Resvg(svg, { fitTo: { mode: "original" } }).render().asPng());
+      pngs.push(await compress(new Resvg(svg, { fitTo: { mode: "original" } }).render().asPng()));
     }
-    parentPort.postMessage({ ok: true, pngs });
-  })().catch((error: unknown) => parentPort.postMessage({ ok: false, error: String(error) }));
+    return pngs;
+  })();
 }
 
-const WORKER_SOURCE = `"use strict";(${drawInWorker.toString()})(require);`;
+/**
+ * resvg's PNG made small, in the child too: a palette of at most 256 colours (flat areas and
+ * text lose nothing; a photo is dithered), fewer when that is still over the limit.
+ */
+function paletteInChild(load: (id: string) => unknown, data: ChildData) {
+  type Sharp = ((input: Uint8Array) => {
+    png(o: unknown): { toBuffer(): Promise<Uint8Array> };
+  }) & { concurrency(n: number): void; cache(on: boolean): void };
+  const sharp = load(data.sharpPath) as Sharp;
+  sharp.concurrency(data.sharpThreads);
+  sharp.cache(false);
+  return async (png: Uint8Array) => {
+    let out = png;
+    for (const colours of data.limits.paletteColours) {
+      out = await sharp(png)
+        .png({ palette: true, colours, compressionLevel: 9, effort: 7 })
+        .toBuffer();
+      if (out.byteLength <= data.limits.maxBytes) break;
+    }
+    return out;
+  };
+}
 
-let resolved: { satoriPath: string; resvgPath: string; fonts: Fonts } | undefined;
+/** The child's program: wait for the cards, draw them, answer, end. */
+const CHILD_SOURCE = `"use strict";
+const draw = ${drawInChild.toString()};
+const palette = ${paletteInChild.toString()};
+process.once("message", (data) => {
+  Promise.resolve()
+    .then(() => draw(require, data, palette(require, data)))
+    .then((pngs) => ({ ok: true, pngs }), (error) => ({ ok: false, error: String(error) }))
+    .then((answer) => process.send(answer, () => process.exit(0)));
+});`;
+
+let resolved:
+  { satoriPath: string; resvgPath: string; sharpPath: string; fonts: Fonts } | undefined;
 
 /** The packages' files, resolved from here (the server build leaves them in node_modules). */
 function packages() {
@@ -177,6 +215,7 @@ function packages() {
   resolved = {
     satoriPath: require.resolve("satori"),
     resvgPath: require.resolve("@resvg/resvg-js"),
+    sharpPath: require.resolve("sharp"),
     fonts: {
       regular: subsets.map((s) => font(s, 400)),
       bold: subsets.map((s) => font(s, 700)),
@@ -186,57 +225,41 @@ function packages() {
 }
 
 /**
- * Draws `cards` in a worker thread, in order: their PNGs, each under CARD_LIMITS.maxBytes, or
- * an error (the thread failed, or took longer than CARD_LIMITS.batchMs).
+ * Draws `cards` in a child process, in order: their PNGs, each under CARD_LIMITS.maxBytes, or
+ * an error (the child failed, or took longer than CARD_LIMITS.batchMs).
  */
-export async function drawCards(cards: CardSpec[]): Promise<Uint8Array[]> {
-  const drawn = await drawInThread(cards);
-  const small: Uint8Array[] = [];
-  for (const png of drawn) small.push(await compress(png));
-  return small;
-}
-
-/**
- * resvg's PNG made small: a palette of at most 256 colours (flat areas and text lose nothing; a
- * photo is dithered), fewer when that is still over the limit. sharp works in libuv's threads,
- * off the event loop.
- */
-async function compress(png: Uint8Array): Promise<Uint8Array> {
-  const sharp = await loadSharp();
-  let out: Uint8Array = png;
-  for (const colours of CARD_LIMITS.paletteColours) {
-    out = await sharp(png)
-      .png({ palette: true, colours, compressionLevel: 9, effort: 7 })
-      .toBuffer();
-    if (out.byteLength <= CARD_LIMITS.maxBytes) break;
-  }
-  return new Uint8Array(out);
-}
-
-function drawInThread(cards: CardSpec[]): Promise<Uint8Array[]> {
-  const { satoriPath, resvgPath, fonts } = packages();
-  const workerData: WorkerData = {
-    satoriPath,
-    resvgPath,
-    fonts,
+export function drawCards(cards: CardSpec[]): Promise<Uint8Array[]> {
+  const data: ChildData = {
+    ...packages(),
+    sharpThreads: SHARP_THREADS,
     cards,
     size: CARD_SIZE,
     limits: CARD_LIMITS,
   };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
+    // The same Node, without the server's flags (--liftoff-only is for PGlite's WebAssembly);
+    // the environment, and so glibc's settings (decision 041), are the server's.
+    const child = spawn(process.execPath, ["-e", CHILD_SOURCE], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // Structured clone: the fonts, photos and PNGs go as bytes, not as JSON arrays.
+      serialization: "advanced",
+    });
     let done = false;
-    const finish = (answer: WorkerAnswer) => {
+    const finish = (answer: ChildAnswer) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      void worker.terminate();
+      if (child.exitCode === null) child.kill("SIGKILL");
       if (answer.ok) resolve(answer.pngs.map((png) => new Uint8Array(png)));
       else reject(new Error(`The share cards were not drawn: ${answer.error}`));
     };
     const timer = setTimeout(() => finish({ ok: false, error: "too slow" }), CARD_LIMITS.batchMs);
-    worker.once("message", finish);
-    worker.once("error", (error) => finish({ ok: false, error: String(error) }));
-    worker.once("exit", () => finish({ ok: false, error: "the thread ended" }));
+    child.once("message", (answer: ChildAnswer) => finish(answer));
+    child.once("error", (error) => finish({ ok: false, error: String(error) }));
+    // "close", not "exit": by then every message the child sent has been read.
+    child.once("close", (code, signal) =>
+      finish({ ok: false, error: `the process ended (${signal ?? `code ${code}`})` }),
+    );
+    child.send(data);
   });
 }
