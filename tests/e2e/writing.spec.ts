@@ -1,6 +1,6 @@
 // Writing for developers: highlighted code, images, tables, rules, inline code, links,
 // Markdown paste, and the reader's reading time, contents and anchors. One server of its own
-// (port 3216, playwright.config.ts), fresh at every run: the first post saved here is the first
+// (E2E_PORT_BASE + 6, playwright.config.ts), fresh at every run: the first post saved here is the first
 // highlight since the server started, which is when Shiki has been seen to get colours wrong.
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
@@ -360,7 +360,7 @@ test.describe("images", () => {
 
     // The feed carries the images at absolute URLs.
     const rss = await (await request.get("/rss.xml")).text();
-    expect(rss).toMatch(/&lt;img src=&quot;http:\/\/127\.0\.0\.1:3216\/media\/[0-9a-f]{64}\.jpg/);
+    expect(rss).toMatch(/&lt;img src=&quot;http:\/\/127\.0\.0\.1:\d+\/media\/[0-9a-f]{64}\.jpg/);
     expect(rss).not.toMatch(/src=&quot;\/media/);
   });
 });
@@ -622,7 +622,7 @@ test("the reader: reading time, contents from three headings, anchors that copy 
   await expect(page).toHaveURL(/#migracion-rapida$/);
   await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-    `http://127.0.0.1:3216/blog/${slug}#migracion-rapida`,
+    `${new URL(page.url()).origin}/blog/${slug}#migracion-rapida`,
   );
 
   // This server runs as production does (PAGE_CACHE_HEADER unset there): no response says
