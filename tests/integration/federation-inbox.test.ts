@@ -13,12 +13,13 @@ import {
   SOCIAL_JOBS,
 } from "../../app/features/social/index.server";
 import { parseEnv } from "../../app/lib/env.server";
-import { claimJob, JOB_RETRY, runJob } from "../../app/lib/jobs.server";
+import { JOB_RETRY } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import { jobs, socialFollowers } from "../../database/schema";
 import { createHttpApp } from "../../server/http";
 import { startJobWorker } from "../../server/jobs";
 import { appRouteManifest } from "../app-routes";
+import { runDueJobs } from "./run-jobs";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 import { startPeer, type Peer } from "./federation-peer";
 
@@ -27,16 +28,8 @@ const ACTOR = `${SITE}/ap/users/owner`;
 const PEER_PORT = 4601;
 
 /** Runs the due jobs of `kinds` until none is left; how many ran. */
-async function runJobs(db: TestDatabase["db"], kinds: string[]) {
-  const byKind = new Map(SOCIAL_JOBS.map((handler) => [handler.kind, handler]));
-  let ran = 0;
-  for (;;) {
-    const job = await claimJob(db, kinds);
-    if (!job) return ran;
-    await runJob(db, byKind.get(job.kind)!, job);
-    ran++;
-  }
-}
+const runJobs = async (db: TestDatabase["db"], kinds: string[]) =>
+  (await runDueJobs(db, SOCIAL_JOBS, kinds)).length;
 
 let peer: Peer;
 beforeAll(async () => {

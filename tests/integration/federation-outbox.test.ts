@@ -18,11 +18,11 @@ import {
   SOCIAL_JOBS,
 } from "../../app/features/social/index.server";
 import { parseEnv } from "../../app/lib/env.server";
-import { claimJob, runJob } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import { jobs, socialFollowers, socialOutbox } from "../../database/schema";
 import { createHttpApp } from "../../server/http";
 import { appRouteManifest } from "../app-routes";
+import { runDueJobs } from "./run-jobs";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 import { startPeer, type Peer } from "./federation-peer";
 
@@ -30,14 +30,7 @@ const SITE = "http://localhost:3000";
 const ACTOR = `${SITE}/ap/users/owner`;
 const PEER_PORT = 5102;
 
-async function runSocialJobs(db: TestDatabase["db"]) {
-  const byKind = new Map(SOCIAL_JOBS.map((handler) => [handler.kind, handler]));
-  for (;;) {
-    const job = await claimJob(db, [...byKind.keys()]);
-    if (!job) return;
-    await runJob(db, byKind.get(job.kind)!, job);
-  }
-}
+const runSocialJobs = (db: TestDatabase["db"]) => runDueJobs(db, SOCIAL_JOBS);
 
 const draft: PostWriteInput = {
   title: "Federated",

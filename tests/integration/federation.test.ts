@@ -13,12 +13,12 @@ import {
 } from "../../app/features/social/index.server";
 import { createPost } from "../../app/features/posts/write.server";
 import { parseEnv } from "../../app/lib/env.server";
-import { claimJob, runJob } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import { jobs, socialFollowers, socialResponses } from "../../database/schema";
 import { createHttpApp } from "../../server/http";
 import { PageCache } from "../../server/page-cache/store";
 import { appRouteManifest } from "../app-routes";
+import { runDueJobs } from "./run-jobs";
 import { drivers, skipReason, type TestDatabase } from "./databases";
 import { startPeer, type Peer } from "./federation-peer";
 
@@ -36,14 +36,8 @@ const HASH = "ab".repeat(32);
  * Runs the federation's due jobs (or those of `kinds`) until none is left (failed ones wait for
  * their retry): an inbox's activities are `social.inbox` jobs.
  */
-async function runSocialJobs(db: TestDatabase["db"], kinds?: string[]) {
-  const byKind = new Map(SOCIAL_JOBS.map((handler) => [handler.kind, handler]));
-  for (;;) {
-    const job = await claimJob(db, kinds ?? [...byKind.keys()]);
-    if (!job) return;
-    await runJob(db, byKind.get(job.kind)!, job);
-  }
-}
+const runSocialJobs = (db: TestDatabase["db"], kinds?: string[]) =>
+  runDueJobs(db, SOCIAL_JOBS, kinds);
 
 let peer: Peer;
 beforeAll(async () => {

@@ -21,7 +21,6 @@ import {
   WEBMENTION_JOBS,
 } from "../../app/features/social/index.server";
 import { ResponsesSection, WEBMENTION_LIMITS, WEBMENTION_TEXT } from "../../app/features/social";
-import { claimJob, runJob } from "../../app/lib/jobs.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
 import {
   blogPosts,
@@ -32,6 +31,7 @@ import {
 } from "../../database/schema";
 import { demoContent } from "../../content/demo";
 import { seedDemoContent } from "../../database/seed.server";
+import { runDueJobs } from "./run-jobs";
 import { drivers, routeContext, skipReason, type TestDatabase } from "./databases";
 
 const SITE = "http://blog.test";
@@ -76,15 +76,7 @@ const post = (body: Record<string, string>) =>
   new Request(`${SITE}/admin/social`, { method: "POST", body: new URLSearchParams(body) });
 
 /** Runs every due job of these kinds, as the worker would. */
-async function runJobs(database: TestDatabase) {
-  const byKind = new Map(WEBMENTION_JOBS.map((h) => [h.kind, h]));
-  const outcomes: unknown[] = [];
-  for (;;) {
-    const job = await claimJob(database.db, [...byKind.keys()]);
-    if (!job) return outcomes;
-    outcomes.push(await runJob(database.db, byKind.get(job.kind)!, job));
-  }
-}
+const runJobs = (database: TestDatabase) => runDueJobs(database.db, WEBMENTION_JOBS);
 
 for (const driver of drivers) {
   describe.skipIf(skipReason(driver) !== null)(
