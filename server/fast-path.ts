@@ -80,11 +80,11 @@ export class SiteHeaders {
 
   /** The site-wide headers for one response; the CSP is left off a 304 (server/security.ts). */
   for(nonce: string, status: number): [string, string][] {
-    const headers = [...(this.headers ?? [])];
-    if (this.policy && status !== 304) {
-      headers.push(["Content-Security-Policy", this.policy[0] + nonce + this.policy[1]]);
-    }
-    return headers;
+    const policy = this.policyWith(nonce, status);
+    return [
+      ...(this.headers ?? []),
+      ...(policy ? [["Content-Security-Policy", policy] as [string, string]] : []),
+    ];
   }
 
   /**
