@@ -1,3 +1,5 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+
 import type { Database } from "../database/db.server";
 import { CARD_JOBS } from "../app/features/cards/index.server";
 import { IMPORT_JOBS } from "../app/features/import/index.server";
@@ -62,6 +64,11 @@ export function startJobWorker(
       ensured = true;
     }
     while (!stopped) {
+      // A turn of the event loop between jobs: on the embedded database a query's promise
+      // settles without any I/O, so a backlog of quick jobs would otherwise run in one unbroken
+      // chain of microtasks, and no request (nor the server's own start) would be answered
+      // until it was done.
+      await yieldToEventLoop();
       const job = await claimJob(db, kinds);
       if (!job) return;
       const outcome = await runJob(db, byKind.get(job.kind)!, job);

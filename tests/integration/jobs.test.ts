@@ -115,6 +115,26 @@ for (const driver of drivers) {
       expect(await database.db.select().from(jobs)).toEqual([]);
     });
 
+    it("lets the event loop turn between jobs, so a backlog holds up no request", async () => {
+      // Each job reads the database and does no other I/O: on the embedded database its queries
+      // settle as microtasks, and a worker that never yielded would run all of them before a
+      // request (or this timer) had a turn.
+      const ids = await enqueueMany(100);
+      const handler = recorder({
+        run: async (db, job) => {
+          await db.execute(sql`select count(*) from jobs`);
+          handler.ran.push(job.id);
+        },
+      });
+      const worker = start([handler]);
+      const ranWhenTimerFired = await new Promise<number>((resolve) =>
+        setTimeout(() => resolve(handler.ran.length), 0),
+      );
+      await worker.settled();
+      expect(handler.ran.sort((a, b) => a - b)).toEqual(ids);
+      expect(ranWhenTimerFired).toBeLessThan(5);
+    });
+
     it("adds a job with a key once", async () => {
       const first = await enqueue(database.db, { kind: KIND, key: "once" });
       expect(first).toEqual(expect.any(Number));
