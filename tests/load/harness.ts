@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import pg from "pg";
@@ -7,7 +10,7 @@ import { inject } from "vitest";
 import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../../server/node-flags.mjs";
 
 /** Node 24 from the `node` devDependency, never the system's. */
-const NODE = path.resolve(import.meta.dirname, "../../node_modules/.bin/node");
+export const NODE = path.resolve(import.meta.dirname, "../../node_modules/.bin/node");
 
 /** PostgreSQL tests run when this is set (CI sets it; scripts/test.mjs forbids skips there). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -124,6 +127,66 @@ export function errorLines(server: ServerProcess) {
     .split("\n")
     .filter((line) => line.includes('"level":"error"'));
 }
+
+/**
+ * The most this runtime and machine can do for a page, probed beside the site in the same run:
+ * bench/run-reference-server.mjs (plain node:http, fixed buffers, its own process) sending the
+ * bytes the site sent for each path, to a client that asks for no encoding (as ./probe.ts does).
+ * A tail latency measured on a shared machine moves with the machine; this shows by how much.
+ */
+export async function startReferenceServer(port: number, site: string, paths: string[]) {
+  const dir = mkdtempSync(path.join(tmpdir(), "reference-"));
+  const manifest = await Promise.all(
+    paths.map(async (page, i) => {
+      const answer = await new Promise<{ body: Buffer; headers: Record<string, string> }>(
+        (resolve, reject) =>
+          http
+            .get(`${site}${page}`, (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (chunk: Buffer) => chunks.push(chunk));
+              res.on("end", () => {
+                const headers: Record<string, string> = {};
+                for (const [name, value] of Object.entries(res.headers)) {
+                  if (!HOP_HEADERS.has(name) && value !== undefined) headers[name] = String(value);
+                }
+                resolve({ body: Buffer.concat(chunks), headers });
+              });
+            })
+            .on("error", reject),
+      );
+      const file = path.join(dir, `page-${i}`);
+      writeFileSync(file, answer.body);
+      return { path: page, file, headers: answer.headers };
+    }),
+  );
+  writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(manifest));
+  const script = path.resolve(import.meta.dirname, "../../bench/run-reference-server.mjs");
+  const child = spawn(NODE, [script, path.join(dir, "manifest.json"), String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the reference server exited (${code})`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+/** Headers of one connection or one answer, not of the page. */
+const HOP_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "date",
+  "content-length",
+]);
 
 /** The slug of a post listed on /blog (the demo content seeds several). */
 export async function findPostSlug(base: string): Promise<string> {
