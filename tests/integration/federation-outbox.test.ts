@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 import { Create, Delete } from "@fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
@@ -9,6 +11,7 @@ import {
   updatePost,
   type PostWriteInput,
 } from "../../app/features/posts/write.server";
+import { importParsers, runImport } from "../../app/features/import/index.server";
 import { trashPost } from "../../app/features/posts/trash.server";
 import {
   DELIVER_JOB,
@@ -19,7 +22,7 @@ import {
 } from "../../app/features/social/index.server";
 import { parseEnv } from "../../app/lib/env.server";
 import { setOutgoingFetchPolicy } from "../../app/lib/safe-fetch.server";
-import { jobs, socialFollowers, socialOutbox } from "../../database/schema";
+import { importedPosts, jobs, socialFollowers, socialOutbox } from "../../database/schema";
 import { createHttpApp } from "../../server/http";
 import { appRouteManifest } from "../app-routes";
 import { runDueJobs } from "./run-jobs";
@@ -225,6 +228,32 @@ for (const driver of drivers) {
       const limited = await send();
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    });
+
+    it("announces no imported post, neither at the import nor at a later edit; a post written here still goes out", async () => {
+      // WordPress's Theme Unit Test data (tests/fixtures/imports/README.md): five published posts.
+      const { parseWordPress } = await importParsers();
+      const wxr = parseWordPress(
+        readFileSync("tests/fixtures/imports/wordpress/theme-unit-test-trimmed.xml", "utf8"),
+      );
+      const result = await runImport(database.db, wxr, undefined, { images: false });
+      expect(result.created.length).toBeGreaterThan(0);
+      await runSocialJobs(database.db);
+      expect(peer.received).toEqual([]);
+
+      const [imported] = await database.db.select().from(importedPosts).limit(1);
+      await updatePost(database.db, imported!.postId, {
+        ...draft,
+        content: "<p>Fixed a typo in an old post</p>",
+        publish: { mode: "keep" },
+      });
+      await runSocialJobs(database.db);
+      expect(peer.received).toEqual([]);
+      expect(await outbox()).toEqual([]);
+
+      await createPost(database.db, draft);
+      await runSocialJobs(database.db);
+      expect(types()).toEqual(["Create /inbox", "Create /users/c/inbox"]);
     });
 
     it("sends Create when a scheduled post goes public, none for a draft", async () => {

@@ -153,18 +153,24 @@ async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
       publish: publishOf(post),
       ...linksOf(post),
     },
-    { updatedAt: updatedOf(post) },
+    {
+      updatedAt: updatedOf(post),
+      // In the post's transaction: the federation's job, set off by the insert, finds the post
+      // imported (an archive is not announced to followers: app/features/social/outbox.server.ts).
+      alongside: async (tx, postId) => {
+        await tx
+          .insert(importedPosts)
+          .values({ source: post.source, sourceId: post.sourceId, postId })
+          .onConflictDoNothing();
+        if (post.oldPaths.length > 0) {
+          await tx
+            .insert(importedPaths)
+            .values(post.oldPaths.map((path) => ({ path, postId })))
+            .onConflictDoNothing();
+        }
+      },
+    },
   );
-  await db
-    .insert(importedPosts)
-    .values({ source: post.source, sourceId: post.sourceId, postId: saved.id })
-    .onConflictDoNothing();
-  if (post.oldPaths.length > 0) {
-    await db
-      .insert(importedPaths)
-      .values(post.oldPaths.map((path) => ({ path, postId: saved.id })))
-      .onConflictDoNothing();
-  }
   return { saved };
 }
 

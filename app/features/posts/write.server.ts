@@ -152,9 +152,14 @@ const savedPost = {
 
 /**
  * How a new post is stored: `updatedAt`, when it was last changed elsewhere (an import keeps an
- * export's date; one later than the database's now is taken as now). Absent: now.
+ * export's date; one later than the database's now is taken as now). Absent: now. `alongside`
+ * writes more rows in the post's own transaction (an import records where the post came from),
+ * so whatever the post's insert sets off (the federation's job) never sees it without them.
  */
-export type CreateOptions = SaveOptions & { updatedAt?: Date };
+export type CreateOptions = SaveOptions & {
+  updatedAt?: Date;
+  alongside?: (tx: Transaction, id: number) => Promise<void>;
+};
 
 /**
  * Stores a new post with its tags, as a draft, published now, or scheduled; the caller has
@@ -163,7 +168,7 @@ export type CreateOptions = SaveOptions & { updatedAt?: Date };
 export async function createPost(
   db: Database,
   post: PostWriteInput,
-  { source = NO_SOURCE, updatedAt }: CreateOptions = {},
+  { source = NO_SOURCE, updatedAt, alongside }: CreateOptions = {},
 ): Promise<SavedPost> {
   // "keep" has nothing to keep: a new post is published now.
   const publish = post.publish.mode === "keep" ? { mode: "now" as const } : post.publish;
@@ -185,6 +190,7 @@ export async function createPost(
         fields,
         source,
       });
+      await alongside?.(tx, row!.id);
       return { ...row!, revision: head.id };
     }),
   );

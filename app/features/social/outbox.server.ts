@@ -5,13 +5,22 @@
  * an Update or a Delete, or nothing, stores the activity in the outbox and queues one delivery
  * per inbox (a follower's shared inbox, or its own when it has none). Safe to run twice: under
  * a lock per post, and a second run finds the activity already sent.
+ *
+ * A post brought in by an import (imported_posts) is an archive, not news: it is never announced,
+ * neither when imported (an old blog's thousand posts would flood every follower's timeline) nor
+ * when edited later. Its Article is still served to whoever asks for its URL.
  */
 import { Create, Delete, Tombstone, Update, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { desc, eq, sql } from "drizzle-orm";
 
 import type { Job } from "~/lib/jobs.server";
 import { lockUntilCommit, type Database } from "../../../database/db.server";
-import { socialFollowers, socialOutbox, type OutboxType } from "../../../database/schema";
+import {
+  importedPosts,
+  socialFollowers,
+  socialOutbox,
+  type OutboxType,
+} from "../../../database/schema";
 import { articleOf, instantOf } from "./article.server";
 import { socialConfig } from "./config.server";
 import { queueDelivery } from "./delivery.server";
@@ -53,6 +62,7 @@ export async function federatePost(
       .orderBy(desc(socialOutbox.id))
       .limit(1);
     const sent = last && last.type !== "Delete" ? last : null;
+    if (!last && (await isImported(tx, postId))) return null;
     const article = await articleOf(tx, siteUrl, postId);
     const actor = new URL(urls.actor);
     const audience = { to: PUBLIC_COLLECTION, cc: new URL(urls.followers) };
@@ -107,6 +117,15 @@ export async function federatePost(
     return { type, inboxes: inboxes.length };
   });
 }
+
+const isImported = async (db: Database, postId: number) =>
+  (
+    await db
+      .select({ postId: importedPosts.postId })
+      .from(importedPosts)
+      .where(eq(importedPosts.postId, postId))
+      .limit(1)
+  ).length > 0;
 
 /** A `social.post-changed` job (queued by migration 0019's trigger). */
 export async function runPostChanged(db: Database, job: Job) {
