@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 
 import type { Database } from "../database/db.server";
 import { CARD_JOBS } from "../app/features/cards/index.server";
@@ -68,7 +68,7 @@ export function startJobWorker(
       // settles without any I/O, so a backlog of quick jobs would otherwise run in one unbroken
       // chain of microtasks, and no request (nor the server's own start) would be answered
       // until it was done.
-      await yieldToEventLoop();
+      await nextTurn();
       const job = await claimJob(db, kinds);
       if (!job) return;
       const outcome = await runJob(db, byKind.get(job.kind)!, job);

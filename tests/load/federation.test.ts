@@ -15,7 +15,7 @@ import {
   type ServerProcess,
 } from "./harness";
 import { PROBE_P99_MS } from "./owner-site";
-import { startProbe, type PathStats } from "./probe";
+import { startProbeBeside, type PathStats } from "./probe";
 
 /**
  * Federation at scale, on PostgreSQL with two instances of the built server sharing it: 1,000
@@ -147,13 +147,13 @@ describe.skipIf(!TEST_DATABASE_URL)("federation to 1,000 followers on 50 inboxes
     // The same three paths, so that the reference is asked as often and as many at once.
     const reference = await startReferenceServer(REFERENCE_PORT, a.base, paths);
     const probeA = () => {
-      const site = startProbe({ base: a.base, paths, pid: a.child.pid! });
-      const plain = startProbe({ base: reference.base, paths, pid: reference.pid });
+      const probe = startProbeBeside({ base: a.base, pid: a.child.pid! }, reference, paths);
       return {
-        stop: async () => ({
-          site: (await site.stop()).paths as [PathStats, PathStats, PathStats],
-          plain: (await plain.stop()).paths as [PathStats, PathStats, PathStats],
-        }),
+        stop: async () => {
+          const { site, plain } = await probe.stop();
+          type Three = [PathStats, PathStats, PathStats];
+          return { site: site as Three, plain: plain as Three };
+        },
       };
     };
     // The same page with nothing being sent, for comparison (the machine may be shared).

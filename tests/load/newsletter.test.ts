@@ -14,7 +14,7 @@ import {
   type PostgresDatabase,
   type ServerProcess,
 } from "./harness";
-import { startProbe } from "./probe";
+import { startProbeBeside } from "./probe";
 
 /**
  * The newsletter at scale (docs/decisions/037-newsletter.md): 10,000 confirmed subscribers on
@@ -91,13 +91,12 @@ describe.skipIf(!TEST_DATABASE_URL)("the newsletter to 10,000 subscribers (Postg
     const paths = [`/blog/${slug}`];
     const reference = await startReferenceServer(REFERENCE_PORT, a.base, paths);
     const probes = () => {
-      const site = startProbe({ base: a.base, paths, pid: a.child.pid! });
-      const plain = startProbe({ base: reference.base, paths, pid: reference.pid });
+      const probe = startProbeBeside({ base: a.base, pid: a.child.pid! }, reference, paths);
       return {
-        stop: async () => ({
-          page: (await site.stop()).paths[0]!,
-          plain: (await plain.stop()).paths[0]!,
-        }),
+        stop: async () => {
+          const { site, plain } = await probe.stop();
+          return { page: site[0]!, plain: plain[0]! };
+        },
       };
     };
     // The same page with nothing being sent, for comparison (the machine may be shared).

@@ -195,3 +195,24 @@ export function startProbe(options: ProbeOptions) {
     },
   };
 }
+
+/**
+ * Probes the site and a reference server (./harness.ts startReferenceServer) on the same paths at
+ * the same moments, so the site's figures can be read beside what the machine itself allows.
+ */
+export function startProbeBeside(
+  site: { base: string; pid: number },
+  reference: { base: string; pid: number },
+  paths: string[],
+) {
+  const onSite = startProbe({ base: site.base, paths, pid: site.pid });
+  const onReference = startProbe({ base: reference.base, paths, pid: reference.pid });
+  return {
+    async stop() {
+      return {
+        site: (await onSite.stop()).paths,
+        plain: (await onReference.stop()).paths,
+      };
+    },
+  };
+}

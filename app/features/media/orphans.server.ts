@@ -20,7 +20,7 @@
  * a time) requests wait for a slice, never for the whole look. Deleting a row announces its hash
  * (migration 0010), so every instance drops its copy of the file.
  */
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql, type SQL } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
@@ -99,7 +99,7 @@ async function collectRuns(db: Database): Promise<{ exact: string[]; longer: str
     for (;;) {
       // A turn of the event loop between slices: on the embedded database a scan of many posts
       // is otherwise one unbroken chain of microtasks (server/jobs.ts says more).
-      await yieldToEventLoop();
+      await nextTurn();
       const slice = await scanSlice(db, source, after);
       for (const run of slice.runs) runs.add(run);
       if (slice.last === null || source.key === null) break;
