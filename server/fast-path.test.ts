@@ -35,6 +35,8 @@ describe("serveCachedPage", () => {
       const res = {
         writeHead: (status: number, headers: string[]) =>
           Object.assign(written, { status, headers }),
+        cork: () => {},
+        write: () => true,
         end: () => {},
       } as unknown as ServerResponse;
       return { served: serveCachedPage(cache, site, req, res), written };

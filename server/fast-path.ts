@@ -7,7 +7,7 @@ import { wantsActivityPub } from "../app/features/social";
 import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
 import type { Entry, PageCache } from "./page-cache/store";
 import { HSTS } from "./security";
-import { bodyOf, NONCE_BYTES } from "./page-cache/template";
+import { bodyPieces, NONCE_BYTES } from "./page-cache/template";
 
 /**
  * Cache hits without the framework: a GET for a page the cache holds is answered at the
@@ -179,10 +179,18 @@ export function serveCachedPage(
     res.end();
     return true;
   }
-  const body = bodyOf(entry, nonce, gzip);
-  headers.push("Content-Length", String(body.length));
+  const pieces = bodyPieces(entry, nonce, gzip);
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  headers.push("Content-Length", String(length));
   res.writeHead(status, headers);
-  res.end(body);
+  // Corked, the head and every piece leave in one writev; end() uncorks.
+  res.cork();
+  const last = pieces.length - 1;
+  for (let index = 0; index < last; index++) {
+    if (pieces[index]!.length > 0) res.write(pieces[index]);
+  }
+  res.end(pieces[last]);
   return true;
 }
 

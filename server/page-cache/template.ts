@@ -17,8 +17,11 @@ export const NONCE_BYTES = 16;
 /** Their length in base64: templates keep a slot of this length wherever the render's nonce was. */
 const NONCE_LENGTH = 4 * Math.ceil(NONCE_BYTES / 3);
 
-/** A body with slots for the nonce: byte offsets where NONCE_LENGTH bytes of it go. */
-export type Template = { bytes: Buffer; slots: number[] };
+/**
+ * A body with slots for the nonce: byte offsets where NONCE_LENGTH bytes of it go, and the bytes
+ * around them (views of `bytes`, made once, that every response writes as they are).
+ */
+export type Template = { bytes: Buffer; slots: number[]; around: Buffer[] };
 /**
  * A gzip body's template, and what its trailer needs: the CRC-32 of the plain body with zeros in
  * its slots, and the slots' places for crc32Resplice.
@@ -75,7 +78,20 @@ export function plainTemplate(parts: Buffer[]): Template {
     pieces.push(part);
     length += part.length;
   }
-  return { bytes: Buffer.concat(pieces, length), slots };
+  const bytes = Buffer.concat(pieces, length);
+  return { bytes, slots, around: aroundSlots(bytes, slots, bytes.length) };
+}
+
+/** The bytes before, between and after the slots, up to `end`. */
+function aroundSlots(bytes: Buffer, slots: number[], end: number): Buffer[] {
+  const around: Buffer[] = [];
+  let start = 0;
+  for (const slot of slots) {
+    around.push(bytes.subarray(start, slot));
+    start = slot + NONCE_LENGTH;
+  }
+  around.push(bytes.subarray(start, end));
+  return around;
 }
 
 /** RFC 1952: no name, no time, deflate, Unix. */
@@ -119,43 +135,55 @@ export function gzipTemplate(parts: Buffer[], plain: Template): GzipTemplate {
   }
   pieces.push(Buffer.alloc(8)); // CRC-32 and size, per response
   const size = plain.bytes.length;
+  const bytes = Buffer.concat(pieces);
   return {
-    bytes: Buffer.concat(pieces),
+    bytes,
     slots,
+    around: aroundSlots(bytes, slots, bytes.length - 8),
     crcWithZeros: crc32(plain.bytes),
     slotShifts: plain.slots.reduce((sum, slot) => sum ^ crc32Shift(size - slot - NONCE_LENGTH), 0),
   };
 }
 
-/** A copy of the template with `nonce` in every slot. */
-function withNonce(template: Template, nonce: string): Buffer {
-  const body = Buffer.allocUnsafe(template.bytes.length);
-  template.bytes.copy(body);
-  for (const slot of template.slots) body.write(nonce, slot, NONCE_LENGTH, "latin1");
-  return body;
+/**
+ * One response's body as the pieces to write in turn: the template's bytes around its slots,
+ * which every response shares, this response's nonce between them and, for gzip, the trailer
+ * after them, its CRC-32 reckoned from the stored one (server/crc32.ts). Nothing the size of the
+ * page is copied or allocated per response: a fresh buffer per hit cost cached pages about a
+ * fifth of their throughput (docs/decisions/009-cache-hits-at-the-listener.md).
+ */
+export function bodyPieces(entry: StoredBody, nonce: string, gzip: boolean): Buffer[] {
+  const template = gzip ? entry.gzip : entry.plain;
+  if (template.slots.length > 0 && Buffer.byteLength(nonce) !== NONCE_LENGTH) {
+    return [anyNonce(entry.plain, nonce, gzip)];
+  }
+  const fresh = Buffer.from(nonce, "latin1");
+  const pieces: Buffer[] = [];
+  for (const [index, part] of template.around.entries()) {
+    if (index > 0) pieces.push(fresh);
+    pieces.push(part);
+  }
+  if (gzip) {
+    const trailer = Buffer.allocUnsafe(8);
+    trailer.writeUInt32LE(crc32Resplice(entry.gzip.crcWithZeros, entry.gzip.slotShifts, nonce), 0);
+    trailer.writeUInt32LE(entry.plain.bytes.length % 2 ** 32, 4);
+    pieces.push(trailer);
+  }
+  return pieces;
 }
 
-/**
- * One response's body: the page with this response's nonce wherever the render's was, as gzip
- * when `gzip`. Only the nonce is read per response: the gzip trailer's CRC-32 comes from the
- * stored one (server/crc32.ts).
- */
-export function bodyOf(entry: StoredBody, nonce: string, gzip: boolean): Buffer {
-  const { bytes, slots } = entry.plain;
-  if (slots.length > 0 && Buffer.byteLength(nonce) !== NONCE_LENGTH) {
-    // Not a nonce this server makes (tests): the plain body around it, compressed as it is.
-    const marker = Buffer.from(nonce);
-    const pieces = [bytes.subarray(0, slots[0])];
-    for (const [index, slot] of slots.entries()) {
-      pieces.push(marker, bytes.subarray(slot + NONCE_LENGTH, slots[index + 1]));
-    }
-    const plain = Buffer.concat(pieces);
-    return gzip ? gzipSync(plain) : plain;
+/** Not a nonce this server makes (tests): the plain body around it, compressed as it is. */
+function anyNonce({ bytes, slots }: Template, nonce: string, gzip: boolean): Buffer {
+  const marker = Buffer.from(nonce);
+  const pieces = [bytes.subarray(0, slots[0])];
+  for (const [index, slot] of slots.entries()) {
+    pieces.push(marker, bytes.subarray(slot + NONCE_LENGTH, slots[index + 1]));
   }
-  if (!gzip) return withNonce(entry.plain, nonce);
-  const { crcWithZeros, slotShifts } = entry.gzip;
-  const body = withNonce(entry.gzip, nonce);
-  body.writeUInt32LE(crc32Resplice(crcWithZeros, slotShifts, nonce), body.length - 8);
-  body.writeUInt32LE(bytes.length % 2 ** 32, body.length - 4);
-  return body;
+  const plain = Buffer.concat(pieces);
+  return gzip ? gzipSync(plain) : plain;
+}
+
+/** One response's body whole: the page with this response's nonce wherever the render's was. */
+export function bodyOf(entry: StoredBody, nonce: string, gzip: boolean): Buffer {
+  return Buffer.concat(bodyPieces(entry, nonce, gzip));
 }
