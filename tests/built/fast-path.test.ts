@@ -113,6 +113,29 @@ describe("cache hits at the listener", () => {
     },
   );
 
+  it("answers 200 hits at once, each body whole and carrying its own response's nonce only", async () => {
+    await get("/", gzip);
+    const before = fullApp;
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, index) => get("/", index % 2 ? gzip : {})),
+    );
+    expect(fullApp).toBe(before);
+    const nonces = new Set<string>();
+    for (const reply of replies) {
+      expect(reply.headers["x-page-cache"]).toBe("hit");
+      expect(Number(reply.headers["content-length"])).toBe(reply.body.length);
+      const nonce = nonceOf(reply)!;
+      nonces.add(nonce);
+      // gunzip checks each gzip body's CRC-32 and length against the nonce it was sent with.
+      const html = (
+        reply.headers["content-encoding"] === "gzip" ? gunzipSync(reply.body) : reply.body
+      ).toString();
+      const used = new Set([...html.matchAll(/nonce="([^"]+)"/g)].map(([, value]) => value));
+      expect([...used]).toEqual([nonce]);
+    }
+    expect(nonces.size).toBe(replies.length);
+  });
+
   it("answers 304 to a matching If-None-Match, with no policy and no body, as the full app does", async () => {
     const page = await get("/blog", gzip);
     const etag = page.headers.etag!;
