@@ -5,6 +5,8 @@
 //
 //   --posts N        posts added to the demo content (default 0: the demo's own posts)
 //   --duration S     seconds of load per URL (default 10), after --warmup S (default 2)
+//   --rounds N       the duration is cut into N slices (default 5), the app's and each
+//                    reference's taking turns, so a drift of this shared machine falls on both
 //   --connections N  concurrent connections (default 50)
 //   --cache on|off|both        page cache setting(s) to measure (default both: off, then on)
 //   --reference auto|nginx|node  static reference servers (default auto: nginx when installed,
@@ -23,8 +25,8 @@
 // Steps: a scratch data directory is created and seeded by starting the server once (SEED_DEMO),
 // the extra posts are inserted in-process (bench/run-content.mjs), then for each cache setting the
 // server is started on that existing directory, timed to its first 200 on GET /, loaded URL by
-// URL (each followed by its reference), and its memory read from /proc. With the cache on, pages
-// it does not hold are then timed one at a time while the first page is under load.
+// URL (it and its references taking turns), and its memory read from /proc. With the cache on,
+// pages it does not hold are then timed one at a time while the first page is under load.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -49,6 +51,7 @@ const { values: args } = parseArgs({
   options: {
     posts: { type: "string", default: "0" },
     duration: { type: "string", default: "10" },
+    rounds: { type: "string", default: "5" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
     cache: { type: "string", default: "both" },
@@ -72,6 +75,9 @@ const wholeNumber = (name, min) => {
 const POSTS = wholeNumber("posts", 0);
 const DURATION = wholeNumber("duration", 1);
 const WARMUP = wholeNumber("warmup", 0);
+/** Slices of the measured duration, whole seconds each (wrk's -d). */
+const ROUNDS = Math.min(wholeNumber("rounds", 1), DURATION);
+const SLICE_SECONDS = Math.floor(DURATION / ROUNDS);
 const CONNECTIONS = wholeNumber("connections", 1);
 const MODES = { both: ["off", "on"], on: ["on"], off: ["off"] }[args.cache];
 if (!MODES) usage("--cache expects on, off or both");
@@ -495,14 +501,46 @@ function checkLoad(result, what) {
   }
 }
 
-async function load(port, urlPath, label) {
-  const url = `http://127.0.0.1:${port}${urlPath}`;
-  const run = (duration) => (WRK ? wrkRun(url, duration) : autocannonRun(url, duration));
-  if (WARMUP > 0) checkLoad(await run(WARMUP), `${label} ${urlPath} (warm-up)`);
-  const result = await run(DURATION);
-  checkLoad(result, `${label} ${urlPath} (measured)`);
-  const { codes: _codes, ...figures } = result;
-  return figures;
+/**
+ * Loads each target's URL for DURATION seconds in ROUNDS slices that take turns (target 1,
+ * target 2, …, then again), after a warm-up each, and sums each target's slices: req/s is the
+ * mean of its slices (all alike in length), p50 their median, p99 their worst. One after the
+ * other, a server measured in a quiet moment and its reference in a busy one (or the reverse)
+ * differed by a third on this two-core machine; taking turns puts a drift on both.
+ * `targets` are { port, path, label, exited }; `exited()` names a process that died, or null.
+ */
+async function loadInTurns(targets) {
+  const run = (target, duration) => {
+    const url = `http://127.0.0.1:${target.port}${target.path}`;
+    return WRK ? wrkRun(url, duration) : autocannonRun(url, duration);
+  };
+  const checked = async (target, duration, what) => {
+    const result = await run(target, duration);
+    const died = target.exited();
+    if (died) throw new Error(died);
+    checkLoad(result, `${target.label} ${target.path} (${what})`);
+    return result;
+  };
+  if (WARMUP > 0) for (const target of targets) await checked(target, WARMUP, "warm-up");
+  const slices = targets.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, target] of targets.entries()) {
+      slices[index].push(await checked(target, SLICE_SECONDS, "measured"));
+    }
+  }
+  return slices.map((results) => {
+    const sum = (key) => results.reduce((total, result) => total + result[key], 0);
+    const sorted = (key) => results.map((result) => result[key]).sort((a, b) => a - b);
+    return {
+      reqPerSec: sum("reqPerSec") / results.length,
+      p50Ms: sorted("p50Ms")[Math.floor((results.length - 1) / 2)],
+      p99Ms: sorted("p99Ms").at(-1),
+      requests: sum("requests"),
+      non2xx: sum("non2xx"),
+      errors: sum("errors"),
+      timeouts: sum("timeouts"),
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -591,12 +629,24 @@ async function main() {
     const rows = [];
     for (const page of pages) {
       console.error(`PAGE_CACHE=${mode}: ${page.path} …`);
-      const appResult = await load(app.port, page.path, `app PAGE_CACHE=${mode}`);
-      if (app.child.exit) throw new Error(describeExit(app.child));
+      const exited = (child) => () => (child.exit ? describeExit(child) : null);
+      const [appResult, ...referenceResults] = await loadInTurns([
+        {
+          port: app.port,
+          path: page.path,
+          label: `app PAGE_CACHE=${mode}`,
+          exited: exited(app.child),
+        },
+        ...references.map((reference) => ({
+          port: reference.port,
+          path: page.refPaths[reference.kind],
+          label: reference.kind,
+          exited: exited(reference.child),
+        })),
+      ]);
       const byReference = {};
-      for (const reference of references) {
-        const result = await load(reference.port, page.refPaths[reference.kind], reference.kind);
-        if (reference.child.exit) throw new Error(describeExit(reference.child));
+      for (const [index, reference] of references.entries()) {
+        const result = referenceResults[index];
         byReference[reference.kind] = {
           ...result,
           percent: (100 * appResult.reqPerSec) / result.reqPerSec,
@@ -765,12 +815,16 @@ function report({
   const out = [];
   out.push(
     "",
-    `${CLIENT}, ${CONNECTIONS} connections, ${DURATION} s per URL after ${WARMUP} s warm-up; ` +
+    `${CLIENT}, ${CONNECTIONS} connections, ${ROUNDS * SLICE_SECONDS} s per URL ` +
+      `after ${WARMUP} s warm-up, in ${ROUNDS} slices of ${SLICE_SECONDS} s ` +
+      "that the app and its references take in turn; " +
       `Accept-Encoding: ${HEADERS["accept-encoding"] ?? "none"}. ` +
+      "req/s is the mean of the slices' " +
       (WRK
-        ? "req/s is requests over the run's length; latencies are wrk's, in milliseconds."
-        : "req/s is the mean of per-second samples; latencies are whole milliseconds " +
-          "(autocannon's resolution)."),
+        ? "(requests over each slice's length); p50 the slices' median, p99 their worst, " +
+          "from wrk's latencies in milliseconds."
+        : "(each the mean of per-second samples); p50 the slices' median, p99 their worst, " +
+          "in whole milliseconds (autocannon's resolution)."),
     "",
     "| cache | page | body bytes | req/s | p50 ms | p99 ms | " +
       references
@@ -848,7 +902,8 @@ function report({
       loadAverage: os.loadavg(),
       settings: {
         posts: POSTS,
-        duration: DURATION,
+        duration: ROUNDS * SLICE_SECONDS,
+        rounds: ROUNDS,
         warmup: WARMUP,
         connections: CONNECTIONS,
         encoding: args.encoding,
