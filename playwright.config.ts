@@ -32,7 +32,10 @@ export default defineConfig({
   testDir: "tests/e2e",
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A test's whole budget. On these shared two-core machines the suite's heavier tests (axe
+  // over an owner's page, about 5 s a run alone and twice that beside the other worker; uploads
+  // waiting for their images) ran past 30 s in full runs; each wait inside keeps its own limit.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   reporter: [["list"]],
   use: {

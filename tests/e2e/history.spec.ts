@@ -27,9 +27,6 @@ test("History lists the versions, shows one's changes word by word, and restores
   page,
   request,
 }) => {
-  // axe-core takes 5 s a run over an owner's page alone, and twice that beside the other
-  // worker: with the rest of the test, that reaches the default 30 s (full runs timed out).
-  test.slow();
   await signInPage(page, "/blog/new");
   await page.getByLabel("Title *").fill("The fox");
   await retype(page, "The quick brown fox jumps.");

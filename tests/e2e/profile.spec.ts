@@ -58,9 +58,6 @@ test("the owner reaches the editor from the header; anyone else is sent to sign 
 });
 
 test("axe finds no violation on the editor, in both themes", async ({ browser }) => {
-  // axe-core takes 5 s a run over an owner's page alone, and twice that beside the other
-  // worker: with the rest of the test, that reaches the default 30 s (full runs timed out).
-  test.slow();
   for (const colorScheme of ["light", "dark"] as const) {
     const context = await browser.newContext({ colorScheme });
     const page = await context.newPage();

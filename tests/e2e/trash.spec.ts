@@ -160,9 +160,6 @@ test.describe("the trash", () => {
     page,
     request,
   }) => {
-    // axe-core takes 5 s a run over an owner's page alone, and twice that beside the other
-    // worker: with the rest of the test, that reaches the default 30 s (full runs timed out).
-    test.slow();
     const ids = await seed(request, ["Axe one", "Axe two"]);
     await signInPage(page, "/admin/posts/trash");
     const owner = page.request;

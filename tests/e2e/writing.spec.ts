@@ -134,9 +134,6 @@ test("a TypeScript block is coloured on the server, in both themes, and copies e
   request,
   context,
 }) => {
-  // axe-core takes 5 s a run over an owner's page alone, and twice that beside the other
-  // worker: with the rest of the test, that reaches the default 30 s (full runs timed out).
-  test.slow();
   await signInPage(page, "/blog/new");
   await newPost(page, "Typed greetings");
   await page.keyboard.type("Intro paragraph.");
