@@ -89,8 +89,10 @@ test.describe("autosave on an embedded database", () => {
   }) => {
     const one = await ownerPage(browser, server.base);
     await one.page.goto("/blog/new");
-    // The editor mounts once the page has hydrated: what is typed before could be lost.
-    await expect(editorArea(one.page)).toBeVisible();
+    // The editor mounts once the page has hydrated: what is typed before could be lost. This is
+    // often the run's first editor, on a server just started while the others start beside it:
+    // CI once waited more than the usual 5 s for it.
+    await expect(editorArea(one.page)).toBeVisible({ timeout: 15_000 });
     await one.page.getByLabel("Title *").fill("Autosaved title");
     await typeAtEnd(one.page, "Every word typed here must survive a closed browser.");
     await expect(status(one.page)).toHaveText(/^Saved at \d\d:\d\d$/, { timeout: 10_000 });
