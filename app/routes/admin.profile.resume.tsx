@@ -1,12 +1,16 @@
 import { appContext } from "~/context";
 import { ProfileEditor } from "~/features/profile";
-import { answerForm, importResume } from "~/features/profile/index.server";
+import { answerForm, importResume, RESUME_UPLOAD } from "~/features/profile/index.server";
 
 import type { Route } from "./+types/admin.profile.resume";
 
 /** The JSON Resume import (preview, then confirm) of /admin/profile posts here. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return answerForm(request, (form) => importResume(context.get(appContext).db, form));
+  return answerForm(
+    request,
+    (form, files) => importResume(context.get(appContext).db, form, files),
+    RESUME_UPLOAD,
+  );
 }
 
 /** The whole editor, with this form's result (after a post without JavaScript). */

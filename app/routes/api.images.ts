@@ -9,6 +9,7 @@ import {
   uploadTooLargeText,
 } from "~/features/media";
 import { processImage, refusalAnswer, storeMedia } from "~/features/media/index.server";
+import { readPostedForm } from "~/lib/posted-form.server";
 import { storeUpload } from "~/lib/storage-faults.server";
 
 import type { Route } from "./+types/api.images";
@@ -29,15 +30,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
     return data({ ok: false, error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
   }
-  let file: FormDataEntryValue | null;
+  let bytes: Uint8Array | undefined;
   try {
-    file = (await request.formData()).get(IMAGE_FIELD);
+    // Read as it arrives, never joined whole (readPostedForm).
+    const { files } = await readPostedForm(request, { [IMAGE_FIELD]: UPLOAD_LIMITS.image });
+    bytes = files.get(IMAGE_FIELD)?.bytes;
   } catch {
     return refuse("Send the image as a multipart form.");
   }
-  if (!(file instanceof File) || file.size === 0) return refuse(UPLOAD_TEXT.noFile);
-  if (file.size > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
-  const processed = await processImage(new Uint8Array(await file.arrayBuffer()));
+  if (!bytes?.byteLength) return refuse(UPLOAD_TEXT.noFile);
+  if (bytes.byteLength > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
+  const processed = await processImage(bytes);
   if (!processed.ok) {
     const { status, headers } = refusalAnswer(processed);
     return refuse(processed.error, status, headers);

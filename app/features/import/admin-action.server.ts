@@ -11,6 +11,7 @@ import {
 import { confirmImport, latestImport, planUpload } from "./jobs.server";
 import { planLines } from "./report";
 import { appContext } from "~/context";
+import { readPostedForm } from "~/lib/posted-form.server";
 
 const fail = (message: string, status = 400) =>
   data<ImportActionData>({ kind: "error", message }, { status });
@@ -30,19 +31,19 @@ export async function importAdminAction(
   context: Readonly<RouterContextProvider>,
 ) {
   const { db } = context.get(appContext);
-  const form = await request.formData().catch(() => null);
-  if (!form) return fail("The form could not be read.");
+  // An export of many megabytes is read as it arrives, never joined whole (readPostedForm).
+  const posted = await readPostedForm(request, {
+    [IMPORT_FIELDS.file]: IMPORT_LIMITS.bytes,
+  }).catch(() => null);
+  if (!posted) return fail("The form could not be read.");
+  const form = posted.fields;
   const intent = form.get(IMPORT_FIELDS.intent);
   if (intent === IMPORT_INTENTS.preview) {
-    const file = form.get(IMPORT_FIELDS.file);
-    if (!(file instanceof File) || file.size === 0) return fail(IMPORT_TEXT.noFile);
-    if (file.size > IMPORT_LIMITS.bytes) return fail(IMPORT_TEXT.tooLarge, 413);
+    const file = posted.files.get(IMPORT_FIELDS.file);
+    if (!file?.bytes.byteLength) return fail(IMPORT_TEXT.noFile);
+    if (file.bytes.byteLength > IMPORT_LIMITS.bytes) return fail(IMPORT_TEXT.tooLarge, 413);
     try {
-      const { id, plan } = await planUpload(
-        db,
-        file.name,
-        new Uint8Array(await file.arrayBuffer()),
-      );
+      const { id, plan } = await planUpload(db, file.name, file.bytes);
       return data<ImportActionData>({
         kind: "plan",
         id,

@@ -1,7 +1,7 @@
 export { answerForm } from "./editor/form.server";
 export { editProfile } from "./editor/profile-action.server";
-export { importResume } from "./editor/resume-action.server";
-export { editCv, editPhoto } from "./editor/upload-action.server";
+export { importResume, RESUME_UPLOAD } from "./editor/resume-action.server";
+export { CV_UPLOAD, editCv, editPhoto, PHOTO_UPLOAD } from "./editor/upload-action.server";
 export { homeProfile } from "./home-profile.server";
 export {
   type StoredProfile,

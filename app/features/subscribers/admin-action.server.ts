@@ -17,6 +17,7 @@ import {
   subscriberCounts,
 } from "./admin.server";
 import { appContext } from "~/context";
+import { readPostedForm } from "~/lib/posted-form.server";
 
 const MAX_SEARCH = 200;
 
@@ -55,8 +56,12 @@ export async function subscriberAdminAction(
   context: Readonly<RouterContextProvider>,
 ) {
   const { db } = context.get(appContext);
-  const form = await request.formData().catch(() => null);
-  if (!form) return fail("The form could not be read.");
+  // Its file read as it arrives, like every upload (readPostedForm).
+  const posted = await readPostedForm(request, {
+    [IMPORT_FIELDS.file]: IMPORT_LIMITS.bytes,
+  }).catch(() => null);
+  if (!posted) return fail("The form could not be read.");
+  const form = posted.fields;
   const intent = form.get(IMPORT_FIELDS.intent);
   if (intent === INTENTS.remove) {
     const id = Number(form.get(IMPORT_FIELDS.id));
@@ -66,10 +71,10 @@ export async function subscriberAdminAction(
     return data<AdminActionData>({ kind: "done", message: "Removed." });
   }
   if (intent === INTENTS.preview) {
-    const file = form.get(IMPORT_FIELDS.file);
-    if (!(file instanceof File) || file.size === 0) return fail(ADMIN_TEXT.noFile);
-    if (file.size > IMPORT_LIMITS.bytes) return fail(ADMIN_TEXT.tooLarge, 413);
-    const preview = await previewImport(db, await file.text());
+    const bytes = posted.files.get(IMPORT_FIELDS.file)?.bytes;
+    if (!bytes?.byteLength) return fail(ADMIN_TEXT.noFile);
+    if (bytes.byteLength > IMPORT_LIMITS.bytes) return fail(ADMIN_TEXT.tooLarge, 413);
+    const preview = await previewImport(db, new TextDecoder().decode(bytes));
     if (!preview) return fail(ADMIN_TEXT.tooMany, 413);
     return data<AdminActionData>({ kind: "preview", preview });
   }

@@ -1,6 +1,6 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
-
 import { data } from "react-router";
+
+import { PostedFormError, readPostedForm, type PostedFile } from "~/lib/posted-form.server";
 
 import { PROFILE_TEXT, type FieldErrors } from "../profile";
 import type { FormResult } from "./form-result";
@@ -30,15 +30,16 @@ export function intentOf<Intent extends string>(
   return intents.find((intent) => intent === sent) ?? null;
 }
 
+/** The field an upload's file is posted in (the photo's and the CV's forms). */
+export const FILE_FIELD = "file";
+
+/** A form's files by field name (readPostedForm). */
+export type Files = ReadonlyMap<string, PostedFile>;
+
 /** The uploaded file's bytes, or null when none was chosen. */
-export async function fileOf(form: FormData): Promise<Uint8Array | null> {
-  const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return null;
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  // Copying a 10 MB file out of the form holds the event loop for tens of milliseconds on a
-  // busy machine: a turn here lets the requests waiting meanwhile go first (as after reading it).
-  await nextTurn();
-  return bytes;
+export function fileOf(files: Files): Uint8Array | null {
+  const bytes = files.get(FILE_FIELD)?.bytes;
+  return bytes?.byteLength ? bytes : null;
 }
 
 export const invalid = (
@@ -61,22 +62,22 @@ export const unknownIntent = () => failed("form", 400, "Unknown action.");
 
 /**
  * Reads the posted form and answers with what `handle` makes of it. The caller has checked
- * the owner first: a stranger's upload is not even received.
+ * the owner first: a stranger's upload is not even received. A form with a file names its
+ * field and the file's limit in `uploads`: the form is read as it arrives
+ * (readPostedForm), never joined whole.
  */
-export async function answerForm(request: Request, handle: (form: FormData) => Promise<Answer>) {
-  let form: FormData;
+export async function answerForm(
+  request: Request,
+  handle: (form: FormData, files: Files) => Promise<Answer>,
+  uploads: Readonly<Record<string, number>> = {},
+) {
+  let posted;
   try {
-    form = await request.formData();
-    // Reading a 10 MB upload's form (the body joined, then split into its parts) held the event
-    // loop for about 100 ms in one piece, with copying its file after it for 70 ms more: cached
-    // pages waited behind both (tests/load/owner-actions.test.ts). Each gets a turn of its own.
-    await nextTurn();
-  } catch {
-    return data<FormResult>(
-      { form: "form", ok: false, message: "The form could not be read." },
-      { status: 400 },
-    );
+    posted = await readPostedForm(request, uploads);
+  } catch (error) {
+    if (!(error instanceof PostedFormError)) throw error;
+    return data<FormResult>({ form: "form", ok: false, message: error.message }, { status: 400 });
   }
-  const { status, result } = await handle(form);
+  const { status, result } = await handle(posted.fields, posted.files);
   return data(result, { status });
 }

@@ -15,7 +15,16 @@ import {
 } from "../resume.server";
 import { entryHeading, type EntryInput, type TimelineKind } from "../timeline/timeline";
 import { listEntries } from "../timeline/timeline.server";
-import { failed, done, intentOf, unknownIntent, type Answer } from "./form.server";
+import {
+  failed,
+  done,
+  FILE_FIELD,
+  fileOf,
+  intentOf,
+  unknownIntent,
+  type Answer,
+  type Files,
+} from "./form.server";
 import type { ImportPreview } from "./form-result";
 
 /** Check and preview a file first; apply the checked document once confirmed. */
@@ -33,8 +42,11 @@ const PREVIEWED: [string, (p: ProfileContent) => string][] = [
   ["Tools", (p) => p.tools.map((t) => t.name).join(", ")],
 ];
 
+/** What the import's form may post: the file, within the import's limit. */
+export const RESUME_UPLOAD = { [FILE_FIELD]: RESUME_IMPORT_LIMITS.bytes };
+
 /** The document's text: the chosen file's, or (confirming) the checked one sent back. */
-async function documentText(form: FormData, confirm: boolean): Promise<string | Answer> {
+function documentText(form: FormData, files: Files, confirm: boolean): string | Answer {
   if (confirm) {
     const sent = form.get("document");
     const text = typeof sent === "string" ? sent : "";
@@ -43,10 +55,13 @@ async function documentText(form: FormData, confirm: boolean): Promise<string | 
     }
     return text;
   }
-  const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return failed("import", 400, UPLOAD_TEXT.noFile);
-  if (file.size > RESUME_IMPORT_LIMITS.bytes) return failed("import", 400, RESUME_TEXT.tooLarge);
-  return file.text();
+  const bytes = fileOf(files);
+  if (!bytes) return failed("import", 400, UPLOAD_TEXT.noFile);
+  if (bytes.byteLength > RESUME_IMPORT_LIMITS.bytes) {
+    return failed("import", 400, RESUME_TEXT.tooLarge);
+  }
+  // As File.text() read it: UTF-8, a byte-order mark dropped, bad bytes replaced.
+  return new TextDecoder().decode(bytes);
 }
 
 /**
@@ -72,10 +87,10 @@ async function checkedDocument(raw: string): Promise<{ document: ResumeDocument 
 }
 
 /** A JSON Resume import: checked and previewed first, applied only when confirmed. */
-export async function importResume(db: Database, form: FormData): Promise<Answer> {
+export async function importResume(db: Database, form: FormData, files: Files): Promise<Answer> {
   const intent = intentOf(form, INTENTS);
   if (intent === null) return unknownIntent();
-  const raw = await documentText(form, intent === "confirm");
+  const raw = documentText(form, files, intent === "confirm");
   if (typeof raw !== "string") return raw;
   const checked = await checkedDocument(raw);
   if (!("document" in checked)) return checked;
