@@ -5,7 +5,7 @@ import type { ServerBuild } from "react-router";
 
 import { noticeTagOf } from "../app/lib/cache-tags";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server";
-import { senderOf, trustedProxies } from "../app/lib/client-address.server";
+import { connectionIsHttps, trustedProxies } from "../app/lib/client-address.server";
 import { CONNECTION_LIMITS } from "../app/lib/limits";
 import { errorMessage, logEvent } from "../app/lib/log.server";
 import { setOutgoingFetchPolicy } from "../app/lib/safe-fetch.server";
@@ -304,12 +304,15 @@ function secureRequests(env: Env) {
   const trust = trustedProxies(env.trustProxy);
   const siteIsHttps = env.siteUrl.startsWith("https:");
   return (req: IncomingMessage) =>
-    senderOf(trust, siteIsHttps, req.socket.remoteAddress, {
-      get: (name) => {
-        const value = req.headers[name];
+    connectionIsHttps(
+      trust,
+      siteIsHttps,
+      () => req.socket.remoteAddress,
+      () => {
+        const value = req.headers["x-forwarded-proto"];
         return typeof value === "string" ? value : (value?.join(",") ?? null);
       },
-    }).secure;
+    );
 }
 
 /**

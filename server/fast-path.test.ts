@@ -52,4 +52,44 @@ describe("serveCachedPage", () => {
       false,
     );
   });
+
+  it("keeps each kind of answer's headers apart: https or not, gzip or not, 200 or 304", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    await cache.fill("/", async () => ({
+      status: 200,
+      headers: [["content-type", "text/html; charset=utf-8"]],
+      parts: [Buffer.from("<html>home</html>".repeat(100))],
+      etag: 'W/"home"',
+      tags: [],
+    }));
+    const site = new SiteHeaders();
+    site.take(new Response(null, { headers: { "x-content-type-options": "nosniff" } }));
+    const answer = (headers: Record<string, string>, secure: boolean) => {
+      const written: { status?: number; headers?: string[] } = {};
+      const req = { method: "GET", url: "/", headers } as unknown as IncomingMessage;
+      const res = {
+        writeHead: (status: number, list: string[]) =>
+          Object.assign(written, { status, headers: list }),
+        cork: () => {},
+        write: () => true,
+        end: () => {},
+      } as unknown as ServerResponse;
+      serveCachedPage(cache, site, req, res, true, () => secure);
+      const names = written.headers!.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+      return { status: written.status, names };
+    };
+    // Each asked twice, in an order that would reuse a wrong kind's headers if they were mixed.
+    for (let round = 0; round < 2; round++) {
+      const https = answer({ "accept-encoding": "gzip" }, true);
+      expect(https.names).toContain("strict-transport-security");
+      expect(https.names).toContain("content-encoding");
+      const http = answer({}, false);
+      expect(http.names).not.toContain("strict-transport-security");
+      expect(http.names).not.toContain("content-encoding");
+      const notModified = answer({ "if-none-match": 'W/"home"' }, true);
+      expect(notModified.status).toBe(304);
+      expect(notModified.names).not.toContain("content-type");
+      expect(notModified.names).toContain("strict-transport-security");
+    }
+  });
 });

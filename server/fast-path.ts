@@ -94,9 +94,15 @@ export class SiteHeaders {
    */
   fixedFor(entry: Entry, variant: Variant): string[] {
     let variants = this.fixed.get(entry);
-    if (!variants) this.fixed.set(entry, (variants = new Map()));
-    const key = `${variant.status} ${variant.gzip} ${variant.showCacheStatus} ${variant.secure}`;
-    let headers = variants.get(key);
+    if (!variants) this.fixed.set(entry, (variants = []));
+    // Each of the four choices a bit: a number indexes the entry's variants without building a
+    // key per request.
+    const index =
+      (variant.status === 304 ? 8 : 0) |
+      (variant.gzip ? 4 : 0) |
+      (variant.showCacheStatus ? 2 : 0) |
+      (variant.secure ? 1 : 0);
+    let headers = variants[index];
     if (!headers) {
       headers = [
         ...(this.headers ?? []),
@@ -108,7 +114,7 @@ export class SiteHeaders {
       ]
         .filter(([name]) => variant.status !== 304 || name.toLowerCase() !== "content-type")
         .flat();
-      variants.set(key, headers);
+      variants[index] = headers;
     }
     return headers;
   }
@@ -118,7 +124,7 @@ export class SiteHeaders {
     return this.policy && status !== 304 ? this.policy[0] + nonce + this.policy[1] : null;
   }
 
-  private fixed = new WeakMap<Entry, Map<string, string[]>>();
+  private fixed = new WeakMap<Entry, (string[] | undefined)[]>();
 }
 
 type Variant = { status: number; gzip: boolean; showCacheStatus: boolean; secure: boolean };

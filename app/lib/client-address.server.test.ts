@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   clientAddressOf,
+  connectionIsHttps,
   forwardedHttps,
   plainAddress,
   senderOf,
@@ -83,6 +84,30 @@ describe("the client's address behind trusted proxies", () => {
       clientAddress: "203.0.113.9",
       secure: false,
     });
+  });
+
+  it("answers https from the site's URL without reading the request when no proxy is trusted", () => {
+    const unread = () => {
+      throw new Error("read the request");
+    };
+    expect(connectionIsHttps(none, true, unread, unread)).toBe(true);
+    expect(connectionIsHttps(none, false, unread, unread)).toBe(false);
+    expect(
+      connectionIsHttps(
+        proxies,
+        false,
+        () => "127.0.0.1",
+        () => "https",
+      ),
+    ).toBe(true);
+    expect(
+      connectionIsHttps(
+        proxies,
+        true,
+        () => "203.0.113.9",
+        () => "https",
+      ),
+    ).toBe(false);
   });
 
   it("reads addresses as headers and sockets write them", () => {

@@ -99,9 +99,20 @@ export function forwardedHttps(
 export type Sender = { clientAddress: string; secure: boolean };
 
 /**
- * A request's sender. Without trusted proxies the site's own URL says whether visitors come over
- * https (a proxy in front that was not declared); with them, the proxy says so per request.
+ * Whether the visitor's connection is https. Without trusted proxies the site's own URL says so
+ * (a proxy in front that was not declared), and nothing of the request is read: cache hits ask
+ * this on every request (server/fast-path.ts). With them, the proxy says so per request.
  */
+export function connectionIsHttps(
+  trust: TrustedProxies,
+  siteIsHttps: boolean,
+  peer: () => string | undefined,
+  forwardedProto: () => string | null | undefined,
+): boolean {
+  return trust.empty ? siteIsHttps : forwardedHttps(trust, peer(), forwardedProto());
+}
+
+/** A request's sender: its address (clientAddressOf) and whether it is https (connectionIsHttps). */
 export function senderOf(
   trust: TrustedProxies,
   siteIsHttps: boolean,
@@ -111,8 +122,11 @@ export function senderOf(
   const address = clientAddressOf(trust, peer, headers.get("x-forwarded-for"));
   return {
     clientAddress: address === "unknown" ? address : throttleKeyOf(address),
-    secure: trust.empty
-      ? siteIsHttps
-      : forwardedHttps(trust, peer, headers.get("x-forwarded-proto")),
+    secure: connectionIsHttps(
+      trust,
+      siteIsHttps,
+      () => peer,
+      () => headers.get("x-forwarded-proto"),
+    ),
   };
 }
