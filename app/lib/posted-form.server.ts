@@ -15,7 +15,7 @@ import busboy from "busboy";
 /** A file field's upload: the name the browser gave it, and its bytes. */
 export type PostedFile = { name: string; bytes: Uint8Array };
 
-/** A posted form: its text fields as FormData, its files by field name. */
+/** A posted form: its text fields as FormData, its files by field name (none for an input left empty). */
 export type PostedForm = { fields: FormData; files: ReadonlyMap<string, PostedFile> };
 
 /** The body could not be read as a form (malformed multipart, a cut connection). */
@@ -55,12 +55,16 @@ export async function readPostedForm(
   const parsed = new Promise<void>((resolve, reject) => {
     parser.on("field", (name, value) => fields.append(name, value));
     parser.on("file", (name, stream, info) => {
-      const cap = Object.hasOwn(files, name) ? files[name]! + 1 : 0;
-      const file = { name: info.filename ?? "", chunks: [] as Buffer[], size: 0 };
-      if (cap > 0 && !received.has(name)) received.set(name, file);
       // A form cut short fails the file's stream and the parser alike: the parser's error is
       // the one reported.
       stream.on("error", () => {});
+      if (!Object.hasOwn(files, name) || received.has(name)) {
+        stream.resume();
+        return;
+      }
+      const cap = files[name]! + 1;
+      const file = { name: info.filename ?? "", chunks: [] as Buffer[], size: 0 };
+      received.set(name, file);
       stream.on("data", (chunk: Buffer) => {
         const kept = Math.min(chunk.length, cap - file.size);
         if (kept <= 0) return;
@@ -85,7 +89,8 @@ export async function readPostedForm(
   }
   const joined = new Map<string, PostedFile>();
   for (const [field, { name, chunks, size }] of received) {
-    joined.set(field, { name, bytes: await join(chunks, size) });
+    // A file input left empty sends a part with no bytes: no file was chosen.
+    if (size > 0) joined.set(field, { name, bytes: await join(chunks, size) });
   }
   return { fields, files: joined };
 }

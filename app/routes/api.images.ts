@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch {
     return refuse("Send the image as a multipart form.");
   }
-  if (!bytes?.byteLength) return refuse(UPLOAD_TEXT.noFile);
+  if (!bytes) return refuse(UPLOAD_TEXT.noFile);
   if (bytes.byteLength > UPLOAD_LIMITS.image) return refuse(uploadTooLargeText("image"), 413);
   const processed = await processImage(bytes);
   if (!processed.ok) {

@@ -40,7 +40,7 @@ export async function importAdminAction(
   const intent = form.get(IMPORT_FIELDS.intent);
   if (intent === IMPORT_INTENTS.preview) {
     const file = posted.files.get(IMPORT_FIELDS.file);
-    if (!file?.bytes.byteLength) return fail(IMPORT_TEXT.noFile);
+    if (!file) return fail(IMPORT_TEXT.noFile);
     if (file.bytes.byteLength > IMPORT_LIMITS.bytes) return fail(IMPORT_TEXT.tooLarge, 413);
     try {
       const { id, plan } = await planUpload(db, file.name, file.bytes);

@@ -72,7 +72,7 @@ export async function subscriberAdminAction(
   }
   if (intent === INTENTS.preview) {
     const bytes = posted.files.get(IMPORT_FIELDS.file)?.bytes;
-    if (!bytes?.byteLength) return fail(ADMIN_TEXT.noFile);
+    if (!bytes) return fail(ADMIN_TEXT.noFile);
     if (bytes.byteLength > IMPORT_LIMITS.bytes) return fail(ADMIN_TEXT.tooLarge, 413);
     const preview = await previewImport(db, new TextDecoder().decode(bytes));
     if (!preview) return fail(ADMIN_TEXT.tooMany, 413);

@@ -38,8 +38,7 @@ export type Files = ReadonlyMap<string, PostedFile>;
 
 /** The uploaded file's bytes, or null when none was chosen. */
 export function fileOf(files: Files): Uint8Array | null {
-  const bytes = files.get(FILE_FIELD)?.bytes;
-  return bytes?.byteLength ? bytes : null;
+  return files.get(FILE_FIELD)?.bytes ?? null;
 }
 
 export const invalid = (
