@@ -13,6 +13,7 @@ import { appContext } from "./context";
 import { webmentionLinkHeader } from "./features/social";
 import { errorMessage, logEvent } from "./lib/log.server";
 import { NonceContext } from "./lib/nonce";
+import { withWholeBody } from "./lib/whole-body";
 import { SITE_SCRIPT, SiteScriptContext } from "./features/site";
 import { policyOf } from "./route-policy";
 import { RoutePolicyContext } from "./route-policy-context";
@@ -71,11 +72,21 @@ export default function handleRequest(
               const document = Buffer.concat(chunks);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               responseHeaders.set("Content-Length", String(document.length));
+              // The body is a stream of the one buffer, carrying the buffer itself beside it:
+              // React Router's check that this is a Response makes a Fetch API Response of it,
+              // which would copy a byte body, and the middleware that compresses or caches the
+              // page reads the buffer as it is (app/lib/whole-body.ts).
+              const body = new ReadableStream<Uint8Array>({
+                start(controller) {
+                  controller.enqueue(document);
+                  controller.close();
+                },
+              });
               resolve(
-                new Response(document, {
-                  headers: responseHeaders,
-                  status: responseStatusCode,
-                }),
+                withWholeBody(
+                  new Response(body, { headers: responseHeaders, status: responseStatusCode }),
+                  document,
+                ),
               );
               callback();
             },

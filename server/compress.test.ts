@@ -3,6 +3,7 @@ import { gunzipSync, inflateSync } from "node:zlib";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 
+import { withWholeBody } from "../app/lib/whole-body";
 import { compress, COMPRESS_THRESHOLD, selectEncoding } from "./compress";
 
 const PAGE = "<!DOCTYPE html><p>" + "A page worth compressing. ".repeat(200) + "</p>";
@@ -52,6 +53,38 @@ describe("compress", () => {
     expect(res.headers.get("Vary")).toBe("Accept-Encoding");
     // Not the same bytes as the identity response, so no longer a strong validator.
     expect(res.headers.get("ETag")).toBe('W/"v1"');
+  });
+
+  it("packs a document's own bytes, never reading them back through its body", async () => {
+    const app = new Hono();
+    app.use(compress());
+    let bodyRead = false;
+    app.get("/document", () => {
+      const bytes = Buffer.from(PAGE);
+      // The body is another text, so only the bytes carried beside it can give PAGE back.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            bodyRead = true;
+            controller.enqueue(new TextEncoder().encode("not the document"));
+            controller.close();
+          },
+        },
+        // Nothing is pulled before a reader asks.
+        { highWaterMark: 0 },
+      );
+      const headers = {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Length": String(bytes.length),
+      };
+      return withWholeBody(new Response(body, { headers }), bytes);
+    });
+    const res = await get(app, "/document", "gzip");
+    const packed = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get("Content-Encoding")).toBe("gzip");
+    expect(res.headers.get("Content-Length")).toBe(String(packed.length));
+    expect(gunzipSync(packed).toString()).toBe(PAGE);
+    expect(bodyRead).toBe(false);
   });
 
   it("compresses a body of unknown length as a stream", async () => {

@@ -5,12 +5,14 @@ import type { MiddlewareHandler } from "hono";
 import { parseAccept } from "hono/utils/accept";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
 
+import { wholeBodyOf } from "../app/lib/whole-body";
+
 /** Bodies smaller than this are sent as they are: gzip's framing would eat the gain. */
 export const COMPRESS_THRESHOLD = 1024;
 
 const ENCODINGS = ["gzip", "deflate"] as const;
 type Encoding = (typeof ENCODINGS)[number];
-const COMPRESS_WHOLE: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+const COMPRESS_WHOLE: Record<Encoding, (body: Uint8Array) => Promise<Buffer>> = {
   gzip: promisify(zlib.gzip),
   deflate: promisify(zlib.deflate),
 };
@@ -60,23 +62,30 @@ export function compress(): MiddlewareHandler {
       res.headers.set("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
     }
     const encoding = selectEncoding(c.req.header("Accept-Encoding"));
-    if (!encoding || !res.body) return;
+    if (!encoding) return;
+    // A document's own bytes, when it carries them: reading res.body would copy them twice, and
+    // asking for res.statusText would make the copy too (app/lib/whole-body.ts).
+    const whole = length === null ? undefined : wholeBodyOf(res);
+    const stream = whole ? null : res.body;
+    if (!whole && !stream) return;
 
     const headers = new Headers(res.headers);
     headers.set("Content-Encoding", encoding);
     const etag = headers.get("ETag");
     if (etag && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
     let body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
-    if (length === null) {
-      body = res.body.pipeThrough(new CompressionStream(encoding));
+    if (stream && length === null) {
+      body = stream.pipeThrough(new CompressionStream(encoding));
     } else {
-      const packed = await COMPRESS_WHOLE[encoding](Buffer.from(await res.arrayBuffer()));
+      const bytes = whole ?? new Uint8Array(await res.arrayBuffer());
+      const packed = await COMPRESS_WHOLE[encoding](bytes);
       headers.set("Content-Length", String(packed.length));
       // Node's Buffers are ArrayBuffer-backed (never shared), which TypeScript cannot know.
       body = packed as Uint8Array<ArrayBuffer>;
     }
+    const statusText = whole ? undefined : res.statusText;
     // After next(), Hono merges headers into a response set again unless it is cleared first.
     c.res = undefined;
-    c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+    c.res = new Response(body, { status: res.status, statusText, headers });
   };
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 
+import { withWholeBody } from "../../app/lib/whole-body";
 import { appRouteManifest } from "../../tests/app-routes";
 import { routing } from "../routing";
 import { tagsOfChange } from "./link";
@@ -17,7 +18,7 @@ type Variables = { secureHeadersNonce?: string };
 /** A site whose pages print a counter and this response's nonce, as React Router's would. */
 function site(
   cache: PageCache | null,
-  options: { status?: number; cookie?: boolean; degraded?: boolean } = {},
+  options: { status?: number; cookie?: boolean; degraded?: boolean; whole?: boolean } = {},
 ) {
   let renders = 0;
   let nonces = 0;
@@ -39,10 +40,18 @@ function site(
     );
     if (options.degraded) state.degraded = true;
     if (options.cookie) c.header("Set-Cookie", "theme=dark");
-    return c.html(
-      `<script nonce="${nonce}">1</script><p>${c.req.path} render</p><script nonce="${nonce}">2</script>`,
-      (options.status ?? 200) as 200,
-    );
+    const html = `<script nonce="${nonce}">1</script><p>${c.req.path} render</p><script nonce="${nonce}">2</script>`;
+    if (options.whole) {
+      // As app/entry.server.tsx answers: the bytes carried beside a body that is not read.
+      const bytes = Buffer.from(html);
+      const unread = new ReadableStream<Uint8Array>(
+        { pull: () => Promise.reject(new Error("the body was read")) },
+        { highWaterMark: 0 },
+      );
+      const headers = { "Content-Type": "text/html; charset=UTF-8" };
+      return withWholeBody(new Response(unread, { headers }), bytes);
+    }
+    return c.html(html, (options.status ?? 200) as 200);
   });
   return { app, renders: () => renders };
 }
@@ -107,6 +116,16 @@ describe("the page cache", () => {
     expect(second.headers.get("content-type")).toMatch(/^text\/html/);
     expect(second.headers.get("cache-control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+  });
+
+  it("keeps a document's own bytes without reading its body", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { app, renders } = site(cache, { whole: true });
+    const first = await app.request("/blog");
+    const second = await app.request("/blog");
+    expect(renders()).toBe(1);
+    expect(await first.text()).toContain('<p>/blog render</p><script nonce="nonce-1-');
+    expect(await second.text()).toContain('<p>/blog render</p><script nonce="nonce-2-');
   });
 
   it("answers a matching If-None-Match with 304 and no body", async () => {

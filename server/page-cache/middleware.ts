@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 
+import { wholeBodyOf } from "../../app/lib/whole-body";
 import type { ResolvedRoute } from "../routing";
 import { cacheKeyOf } from "./key";
 import type { CacheStatus, Entry, PageCache } from "./store";
@@ -142,12 +143,22 @@ export function pageCacheMiddleware(
       async () => {
         await next();
         const res = c.res;
-        if (res.status !== 200 || res.headers.has("set-cookie") || !res.body) return null;
+        // A document carries its own bytes; asking for res.body would copy them.
+        const whole = wholeBodyOf(res);
+        if (res.status !== 200 || res.headers.has("set-cookie") || (!whole && !res.body)) {
+          return null;
+        }
         // React Router marks what must not be shared (e.g. an error rendered mid-stream).
         if (/no-store|private/.test(res.headers.get("cache-control") ?? "")) return null;
-        const body = Buffer.from(await res.arrayBuffer());
-        // The body was read: hand the leader's own response back intact if it is not kept.
-        c.res = new Response(body, res);
+        let body: Buffer<ArrayBuffer>;
+        // A rendered document's bytes are never shared memory.
+        if (whole)
+          body = Buffer.from(whole.buffer as ArrayBuffer, whole.byteOffset, whole.byteLength);
+        else {
+          body = Buffer.from(await res.arrayBuffer());
+          // The body was read: hand the leader's own response back intact if it is not kept.
+          c.res = new Response(body, res);
+        }
         // An incomplete page (a read failed and shows empty) is served once, never kept.
         if (state.degraded) {
           c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
