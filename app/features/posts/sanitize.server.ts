@@ -5,6 +5,8 @@ import { CODE_THEMES } from "./highlight.server";
 import { KATEX_ATTRIBUTES, KATEX_CLASSES, KATEX_STYLES, KATEX_TAGS } from "./katex-allowlist";
 import { CALLOUT_TYPES } from "./blocks-markup";
 import { isMediaImageSrc, isMediaImageSrcset } from "~/features/media";
+import { SANITIZED_HTML_MEMO_CHARS } from "~/lib/limits";
+import { remembered } from "~/lib/remembered";
 
 /**
  * The sanitizers for post HTML (docs/product.md#sanitized-html), in two steps of one allowlist:
@@ -349,6 +351,7 @@ const DIFF_OUTPUT: sanitizeHtml.IOptions = {
 };
 
 type Sanitize = (html: string) => string;
+
 type Sanitizers = { write: Sanitize; stored: Sanitize; diffInput: Sanitize; diffOutput: Sanitize };
 let sanitizers: Promise<Sanitizers> | undefined;
 
@@ -359,7 +362,11 @@ let sanitizers: Promise<Sanitizers> | undefined;
 function loadSanitizers() {
   sanitizers ??= import("sanitize-html").then(({ default: sanitizeHtml }) => ({
     write: (html: string) => unwrapBare(sanitizeHtml(html, WRITE)),
-    stored: (html: string) => keepMathInKatex(unwrapBare(sanitizeHtml(html, STORED))),
+    // A function of its input alone, run on every render: each version of a post once.
+    stored: remembered(
+      (html: string) => keepMathInKatex(unwrapBare(sanitizeHtml(html, STORED))),
+      SANITIZED_HTML_MEMO_CHARS,
+    ),
     diffInput: (html: string) => sanitizeHtml(html, DIFF_INPUT),
     diffOutput: (html: string) => sanitizeHtml(html, DIFF_OUTPUT),
   }));
