@@ -17,7 +17,8 @@ import { remembered } from "~/lib/remembered";
  *   tables, links to http(s) or mailto, and images uploaded to this site (/media). No element
  *   keeps a style or any class but a code block's language. The server then highlights the code
  *   blocks (app/features/posts/highlight.server.ts) and stores the result.
- * - the **stored** sanitizer runs on every render of a stored post, whatever reached the table.
+ * - the **stored** sanitizer runs on every render of a stored post, whatever reached the table
+ *   (its recent answers are kept: each version of a post's HTML is cleaned once).
  *   It admits the same, plus exactly what the highlighter emits: a `pre` with Shiki's classes,
  *   background and text colours and `tabindex="0"`, and `span`s with the class `line` or with
  *   colour, font style, weight and decoration properties holding such values, light and dark.
