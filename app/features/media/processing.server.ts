@@ -11,7 +11,7 @@
  * uploads never decode side by side and a flood of them is answered "busy" at once.
  */
 
-import { fileTypeFromBuffer } from "file-type";
+import type * as FileType from "file-type";
 import type { Metadata } from "sharp";
 
 import { loadSharp } from "~/lib/sharp.server";
@@ -36,6 +36,13 @@ import {
   uploadTooLargeText,
   uploadTypeText,
 } from "./uploads";
+
+/**
+ * file-type (1.3 MB of the server's heap with its tokenizers) is imported by the first upload,
+ * not when the server starts.
+ */
+let fileTypeLoading: Promise<typeof FileType> | undefined;
+const loadFileType = () => (fileTypeLoading ??= import("file-type"));
 
 export type { ProcessedFile } from "./image-files.server";
 
@@ -136,7 +143,7 @@ async function checkPicture(
   const markup = sniffMarkup(bytes);
   if (markup.svg) return refuse(svg);
   if (markup.markup) return refuse(wrongType);
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
   if (detected?.mime === "image/svg+xml") return refuse(svg);
   const decoder = detected
     ? (kind === "photo" ? PHOTO_DECODERS : IMAGE_DECODERS)[detected.mime]
@@ -235,7 +242,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
  */
 export async function processCv(bytes: Uint8Array): Promise<ProcessResult> {
   if (bytes.byteLength > UPLOAD_LIMITS.cv) return refuse(uploadTooLargeText("cv"));
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
   if (detected?.mime !== "application/pdf") return refuse(uploadTypeText("cv"));
   return {
     ok: true,

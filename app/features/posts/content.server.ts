@@ -46,7 +46,7 @@ export async function storableContent(
   if (textOfHtml(clean) === "") return { ok: false, error: "Content is required." };
   const withoutAlt = imagesWithoutAlt(clean);
   if (withoutAlt > 0) return { ok: false, error: missingAltText(withoutAlt) };
-  const math = renderMath(clean);
+  const math = await renderMath(clean);
   if (!math.ok) return math;
   // Stored as the stored sanitizer writes it (its entities, its attribute order), so that the
   // sanitizing on every render finds nothing to change.

@@ -4,8 +4,12 @@
  * `data-tex` (screen readers read the MathML), so a post page needs KaTeX's stylesheet only, no
  * script. TeX that KaTeX cannot read refuses the save, naming the formula and the problem.
  * KaTeX's `trust` stays off: no `\href`, `\url`, `\includegraphics` or `\htmlClass`.
+ *
+ * KaTeX (2.5 MB of the server's heap once loaded) is imported by the first save that holds
+ * math, not when the server starts: V8 sizes its heap from what stays alive, so a module kept
+ * loaded costs a few times its size at the server's peak.
  */
-import katex from "katex";
+import type Katex from "katex";
 
 import { escapeHtml } from "./blocks-markup";
 import { decodeEntities } from "./rules";
@@ -22,8 +26,11 @@ export type MathResult = { ok: true; html: string } | { ok: false; error: string
 export const mathErrorText = (tex: string, reason: string) =>
   `The math “${tex.length > 60 ? `${tex.slice(0, 60)}…` : tex}” cannot be shown: ${reason}`;
 
+let katexLoading: Promise<typeof Katex> | undefined;
+const loadKatex = () => (katexLoading ??= import("katex").then((module) => module.default));
+
 /** KaTeX's rendering of one formula, or why it has none. */
-export function renderTex(tex: string, display: boolean): MathResult {
+function renderTex(katex: typeof Katex, tex: string, display: boolean): MathResult {
   if (tex.trim() === "") return { ok: false, error: mathErrorText(tex, "it is empty.") };
   if (tex.length > MAX_TEX_LENGTH) {
     return {
@@ -52,8 +59,9 @@ export function renderTex(tex: string, display: boolean): MathResult {
  * Sanitized post HTML with each math element's content replaced by KaTeX's rendering of its
  * `data-tex` (whatever it held before: the TeX as text, or an earlier rendering).
  */
-export function renderMath(html: string): MathResult {
+export async function renderMath(html: string): Promise<MathResult> {
   if (!/\bmath-(?:inline|display)\b/.test(html)) return { ok: true, html };
+  const katex = await loadKatex();
   let result = "";
   let last = 0;
   // The open math element: its tag, kind, TeX, and the depth of same-named tags inside it.
@@ -63,7 +71,7 @@ export function renderMath(html: string): MathResult {
     if (open) {
       if (openTag === open.tag) open.depth += 1;
       if (closeTag === open.tag && --open.depth === 0) {
-        const rendered = renderTex(open.tex, open.display);
+        const rendered = renderTex(katex, open.tex, open.display);
         if (!rendered.ok) return rendered;
         const kind = open.display ? "display" : "inline";
         result +=

@@ -36,8 +36,8 @@ describe("does the source link to the target", () => {
 });
 
 describe("reading the source's microformats2", () => {
-  it("reads a reply: author's h-card, content, date", () => {
-    const read = readSource(
+  it("reads a reply: author's h-card, content, date", async () => {
+    const read = await readSource(
       entry(`
         <a class="p-author h-card" href="/about"><img src="/me.jpg" alt="">Ada L.</a>
         <a class="u-in-reply-to" href="${TARGET}">in reply</a>
@@ -60,8 +60,8 @@ describe("reading the source's microformats2", () => {
     ["u-like-of", "like"],
     ["u-repost-of", "announce"],
     ["u-bookmark-of", "mention"],
-  ])("reads %s as a %s", (property, kind) => {
-    const read = readSource(
+  ])("reads %s as a %s", async (property, kind) => {
+    const read = await readSource(
       entry(`<a class="${property}" href="${TARGET}">it</a>`),
       SOURCE,
       TARGET,
@@ -69,19 +69,19 @@ describe("reading the source's microformats2", () => {
     expect(read.kind).toBe(kind);
   });
 
-  it("is a mention when the reply is to another page, or there is no h-entry", () => {
-    const other = readSource(
+  it("is a mention when the reply is to another page, or there is no h-entry", async () => {
+    const other = await readSource(
       entry(`<a class="u-in-reply-to" href="https://x.example/">x</a> <a href="${TARGET}">t</a>`),
       SOURCE,
       TARGET,
     );
     expect(other.kind).toBe("mention");
-    const plain = readSource(`<p><a href="${TARGET}">t</a></p>`, SOURCE, TARGET);
+    const plain = await readSource(`<p><a href="${TARGET}">t</a></p>`, SOURCE, TARGET);
     expect(plain).toMatchObject({ kind: "mention", authorName: null, contentHtml: null });
   });
 
-  it("escapes plain-text content and takes a URL author as the author's URL", () => {
-    const read = readSource(
+  it("escapes plain-text content and takes a URL author as the author's URL", async () => {
+    const read = await readSource(
       entry(
         `<span class="p-content">1 < 2</span><a class="p-author" href="https://x.example/">https://x.example/</a>`,
       ),

@@ -3,8 +3,11 @@
  * h-entry's author (p-author h-card: name, url, photo), content, published date, and what kind of
  * response it is to the target (in-reply-to: reply, like-of: like, repost-of: announce, else a
  * mention).
+ *
+ * The parser (with parse5, about 1 MB of the server's heap) is imported by the first Webmention
+ * received, not when the server starts.
  */
-import { mf2 } from "microformats-parser";
+import type { mf2 } from "microformats-parser";
 
 import type { ResponseKind } from "../../../database/schema";
 import { normalizeUrl } from "./links.server";
@@ -77,9 +80,17 @@ function dateOf(value: string | null): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+let parserLoading: Promise<typeof mf2> | undefined;
+const loadParser = () =>
+  (parserLoading ??= import("microformats-parser").then((module) => module.mf2));
+
 /** Reads the source page's entry; a page without one is a mention by no one in particular. */
-export function readSource(html: string, sourceUrl: string, target: string): SourceEntry {
-  const parsed = mf2(html, { baseUrl: sourceUrl });
+export async function readSource(
+  html: string,
+  sourceUrl: string,
+  target: string,
+): Promise<SourceEntry> {
+  const parsed = (await loadParser())(html, { baseUrl: sourceUrl });
   const entry = firstEntry(parsed.items as Root[]);
   if (!entry) {
     return {

@@ -113,7 +113,7 @@ export async function verifyWebmention(db: Database, job: Job) {
   const links = /html/i.test(type) ? linksTo(html, response.url, target) : html.includes(target);
   if (!links) return { outcome: "no-link", removed: await forget(db, source, postId) };
   const entry = /html/i.test(type)
-    ? readSource(html, response.url, target)
+    ? await readSource(html, response.url, target)
     : { kind: "mention" as const };
   const stored = await recordResponse(db, {
     postId,
