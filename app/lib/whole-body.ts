@@ -12,15 +12,15 @@
  */
 const WHOLE_BODY = Symbol.for("portfolio.document-bytes");
 
-type Carrier = Response & { [WHOLE_BODY]?: Uint8Array };
+type Carrier = Response & { [WHOLE_BODY]?: Buffer<ArrayBuffer> };
 
 /** Marks `response` as carrying exactly `bytes` as its body; returns it. */
-export function withWholeBody(response: Response, bytes: Uint8Array): Response {
+export function withWholeBody(response: Response, bytes: Buffer<ArrayBuffer>): Response {
   (response as Carrier)[WHOLE_BODY] = bytes;
   return response;
 }
 
 /** The body bytes `response` was made with by withWholeBody, if it was. */
-export function wholeBodyOf(response: Response): Uint8Array | undefined {
+export function wholeBodyOf(response: Response): Buffer<ArrayBuffer> | undefined {
   return (response as Carrier)[WHOLE_BODY];
 }

@@ -150,11 +150,8 @@ export function pageCacheMiddleware(
         }
         // React Router marks what must not be shared (e.g. an error rendered mid-stream).
         if (/no-store|private/.test(res.headers.get("cache-control") ?? "")) return null;
-        let body: Buffer<ArrayBuffer>;
-        // A rendered document's bytes are never shared memory.
-        if (whole)
-          body = Buffer.from(whole.buffer as ArrayBuffer, whole.byteOffset, whole.byteLength);
-        else {
+        let body = whole;
+        if (!body) {
           body = Buffer.from(await res.arrayBuffer());
           // The body was read: hand the leader's own response back intact if it is not kept.
           c.res = new Response(body, res);

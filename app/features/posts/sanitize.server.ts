@@ -352,7 +352,6 @@ const DIFF_OUTPUT: sanitizeHtml.IOptions = {
 };
 
 type Sanitize = (html: string) => string;
-
 type Sanitizers = { write: Sanitize; stored: Sanitize; diffInput: Sanitize; diffOutput: Sanitize };
 let sanitizers: Promise<Sanitizers> | undefined;
 
