@@ -29,6 +29,9 @@ import {
   socialFollowers,
   socialResponses,
 } from "../../database/schema";
+import { runImport } from "../../app/features/import/index.server";
+import type { ParsedExport } from "../../app/features/import/types";
+import { updatePost } from "../../app/features/posts/write.server";
 import { demoContent } from "../../content/demo";
 import { seedDemoContent } from "../../database/seed.server";
 import { runDueJobs } from "./run-jobs";
@@ -366,6 +369,72 @@ for (const driver of drivers) {
         expect(
           await database.db.select().from(jobs).where(eq(jobs.kind, "social.webmention-send")),
         ).toEqual([]);
+      });
+
+      it("sends no Webmention for an imported post, until its text is edited here", async () => {
+        pages.set("/target", {
+          html: `<html><head><link rel="webmention" href="/endpoint"></head><body>t</body></html>`,
+        });
+        const link = `<a href="${base}/target">a page the old blog linked to</a>`;
+        const archive: ParsedExport = {
+          source: "markdown",
+          skipped: [],
+          posts: [
+            {
+              source: "markdown",
+              sourceId: "posts/old.md",
+              oldUrl: null,
+              oldPaths: [],
+              title: "From the old blog",
+              slug: "from-the-old-blog",
+              description: "Moved here",
+              status: "published",
+              publishedAt: new Date("2019-03-01T10:00:00Z"),
+              updatedAt: null,
+              tags: [],
+              body: { format: "html", text: `<p>Years ago: ${link}.</p>` },
+              canonicalUrl: null,
+              images: [],
+            },
+          ],
+        };
+        const result = await runImport(database.db, archive, undefined, { images: false });
+        expect(result.failed).toEqual([]);
+        const [{ id } = { id: 0 }] = result.created;
+        expect(id).toBeGreaterThan(0);
+        expect(
+          await database.db.select().from(jobs).where(eq(jobs.kind, "social.webmention-send")),
+        ).toEqual([]);
+        await runJobs(database);
+        expect(received).toEqual([]);
+
+        // A post written here still sends, in the same database.
+        await database.db
+          .insert(blogPosts)
+          .values({ title: "New", slug: "new", content: `<p>${link}</p>`, status: "published" })
+          .returning({ id: blogPosts.id });
+        await runJobs(database);
+        expect(received).toEqual([
+          new URLSearchParams({ source: `${SITE}/blog/new`, target: `${base}/target` }).toString(),
+        ]);
+        received.length = 0;
+
+        // The owner edits the imported post's text: that is news, sent as any post's edit is.
+        await updatePost(database.db, id, {
+          title: "From the old blog",
+          description: "Moved here",
+          content: `<p>Years ago, and still: ${link}.</p>`,
+          slug: null,
+          tags: null,
+          publish: { mode: "keep" },
+        });
+        await runJobs(database);
+        expect(received).toEqual([
+          new URLSearchParams({
+            source: `${SITE}/blog/from-the-old-blog`,
+            target: `${base}/target`,
+          }).toString(),
+        ]);
       });
 
       it("sends Webmentions when a post is published, to a link an edit removed, and when it is withdrawn", async () => {

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 
 import { rowsOf, type Database } from "../../../database/db.server";
 import { importedPaths, importedPosts } from "../../../database/schema";
+import { dropImportedPostWebmentions } from "~/features/social/index.server";
 import { escapeHtml } from "./html-clean";
 import {
   type FailedImage,
@@ -156,8 +157,10 @@ async function importOne(db: Database, post: PlannedPost, images: ImageWork) {
     {
       updatedAt: updatedOf(post),
       // In the post's transaction: the federation's job, set off by the insert, finds the post
-      // imported (an archive is not announced to followers: app/features/social/outbox.server.ts).
+      // imported (an archive is not announced to followers: app/features/social/outbox.server.ts),
+      // and the Webmentions the insert queued go before any worker sees them.
       alongside: async (tx, postId) => {
+        await dropImportedPostWebmentions(tx, postId);
         await tx
           .insert(importedPosts)
           .values({ source: post.source, sourceId: post.sourceId, postId })

@@ -41,6 +41,7 @@ export { readPostResponses } from "./responses-view.server";
 export { receiveWebmention, type WebmentionAnswer } from "./receive.server";
 export { endpointFromHtml, endpointFromLinkHeader, discoverEndpoint } from "./discover.server";
 export { WEBMENTION_JOBS } from "./webmention-jobs.server";
+export { dropImportedPostWebmentions } from "./send.server";
 
 /**
  * The ActivityPub side itself (Fedify, about 55 MB once loaded), imported on first use: by the

@@ -6,10 +6,10 @@
  * update and delete cases), and queues one `social.webmention-post` per page:
  * each discovers the page's endpoint and posts source and target, retried by the queue.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like } from "drizzle-orm";
 
 import type { Database } from "../../../database/db.server";
-import { blogPosts, socialWebmentionTargets } from "../../../database/schema";
+import { blogPosts, jobs, socialWebmentionTargets } from "../../../database/schema";
 import { postPath } from "../posts";
 import { enqueue, type Job, type JobHandler } from "~/lib/jobs.server";
 import { FetchRefused, safeFetch } from "~/lib/safe-fetch.server";
@@ -21,6 +21,21 @@ import { WEBMENTION_LIMITS } from "./webmention";
 
 export const WEBMENTION_SEND = "social.webmention-send";
 export const WEBMENTION_POST = "social.webmention-post";
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * An imported post is an archive, not news: the job its insertion queued (migration 0020's
+ * trigger) is dropped in the import's own transaction, so the pages an old blog linked to are
+ * not all told again by the move (as the federation announces no imported post:
+ * ./outbox.server.ts). The job was never visible to a worker. A later edit of the post's text
+ * here sends its Webmentions as any post's edit does.
+ */
+export async function dropImportedPostWebmentions(tx: Transaction, postId: number) {
+  await tx
+    .delete(jobs)
+    .where(and(eq(jobs.kind, WEBMENTION_SEND), like(jobs.key, `${WEBMENTION_SEND}:${postId}:%`)));
+}
 
 /** Queues a post's Webmentions, one job per page, and remembers the pages it links to now. */
 export async function queuePostWebmentions(db: Database, postId: number) {
