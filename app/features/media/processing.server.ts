@@ -11,7 +11,10 @@
  * uploads never decode side by side and a flood of them is answered "busy" at once.
  */
 
-import type * as FileType from "file-type";
+// file-type is loaded with the server, not by the first upload: importing it holds the event
+// loop for one stretch of about 50 ms, and an upload that also loads sharp (app/lib/sharp.server.ts,
+// 70-100 ms more) then held /healthz and cached pages past 100 ms (tests/load/owner-actions.test.ts).
+import { fileTypeFromBuffer } from "file-type";
 import type { Metadata } from "sharp";
 
 import { loadSharp } from "~/lib/sharp.server";
@@ -36,13 +39,6 @@ import {
   uploadTooLargeText,
   uploadTypeText,
 } from "./uploads";
-
-/**
- * file-type (1.3 MB of the server's heap with its tokenizers) is imported by the first upload,
- * not when the server starts.
- */
-let fileTypeLoading: Promise<typeof FileType> | undefined;
-const loadFileType = () => (fileTypeLoading ??= import("file-type"));
 
 export type { ProcessedFile } from "./image-files.server";
 
@@ -143,7 +139,7 @@ async function checkPicture(
   const markup = sniffMarkup(bytes);
   if (markup.svg) return refuse(svg);
   if (markup.markup) return refuse(wrongType);
-  const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
+  const detected = await fileTypeFromBuffer(bytes);
   if (detected?.mime === "image/svg+xml") return refuse(svg);
   const decoder = detected
     ? (kind === "photo" ? PHOTO_DECODERS : IMAGE_DECODERS)[detected.mime]
@@ -242,7 +238,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
  */
 export async function processCv(bytes: Uint8Array): Promise<ProcessResult> {
   if (bytes.byteLength > UPLOAD_LIMITS.cv) return refuse(uploadTooLargeText("cv"));
-  const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
+  const detected = await fileTypeFromBuffer(bytes);
   if (detected?.mime !== "application/pdf") return refuse(uploadTypeText("cv"));
   return {
     ok: true,
