@@ -179,7 +179,11 @@ test.describe("autosave on an embedded database", () => {
     await expect(status(page)).toHaveText(/^Saved at/, { timeout: 40_000 });
     const fresh = await ownerPage(browser, server.base);
     await fresh.page.goto(editUrl);
-    await expect(editorArea(fresh.page)).toHaveText("First words. Second words.");
+    // The editor's code comes from a server that has just started, while other tests load the
+    // machine: it may take longer than the default wait to appear.
+    await expect(editorArea(fresh.page)).toHaveText("First words. Second words.", {
+      timeout: 20_000,
+    });
     await fresh.context.close();
     await context.close();
   });
