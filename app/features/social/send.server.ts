@@ -22,8 +22,6 @@ import { WEBMENTION_LIMITS } from "./webmention";
 export const WEBMENTION_SEND = "social.webmention-send";
 export const WEBMENTION_POST = "social.webmention-post";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
 /**
  * An imported post is an archive, not news: the job its insertion queued (migration 0020's
  * trigger) is dropped in the import's own transaction, so the pages an old blog linked to are
@@ -31,7 +29,7 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
  * ./outbox.server.ts). The job was never visible to a worker. A later edit of the post's text
  * here sends its Webmentions as any post's edit does.
  */
-export async function dropImportedPostWebmentions(tx: Transaction, postId: number) {
+export async function dropImportedPostWebmentions(tx: Database, postId: number) {
   await tx
     .delete(jobs)
     .where(and(eq(jobs.kind, WEBMENTION_SEND), like(jobs.key, `${WEBMENTION_SEND}:${postId}:%`)));
