@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { type Entry, PageCache } from "./store";
-import { bodyOf } from "./template";
+import { bodyOf, bodyPieces } from "./template";
 
 describe("cached bodies", () => {
   const fill = async (cache: PageCache, key: string, body: string, nonce: string) =>
@@ -103,6 +103,18 @@ describe("cached bodies", () => {
     const body = `<script nonce="${RENDERED}">1</script>${"<p>the same paragraph again</p>".repeat(3000)}`;
     const entry = await fill(new PageCache({ maxBytes: 1 << 24 }), "/", body, RENDERED);
     expect(bodyOf(entry, FRESH, true).length).toBeLessThan(body.length / 20);
+  });
+
+  it("sends a page without a nonce as one stored piece, gzip trailer included", async () => {
+    const body = "<rss><item>no script here</item></rss>".repeat(40);
+    const entry = await fill(new PageCache({ maxBytes: 1 << 20 }), "/rss.xml", body, RENDERED);
+    for (const gzip of [false, true]) {
+      const pieces = bodyPieces(entry, FRESH, gzip);
+      expect(pieces).toHaveLength(1);
+      // The same bytes for every response: nothing is made per hit.
+      expect(bodyPieces(entry, "YW5vdGhlci1ub25jZS0xMjM=", gzip)[0]).toBe(pieces[0]);
+    }
+    expect(gunzipSync(bodyPieces(entry, FRESH, true)[0]!).toString()).toBe(body);
   });
 
   it("joins and compresses a nonce of another length as it is", async () => {

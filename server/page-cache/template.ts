@@ -136,11 +136,19 @@ export function gzipTemplate(parts: Buffer[], plain: Template): GzipTemplate {
   pieces.push(Buffer.alloc(8)); // CRC-32 and size, per response
   const size = plain.bytes.length;
   const bytes = Buffer.concat(pieces);
+  const crcWithZeros = crc32(plain.bytes);
+  // Without a slot the trailer is the same for every response: written once, here, so that a
+  // hit sends the body as one piece.
+  const whole = slots.length === 0;
+  if (whole) {
+    bytes.writeUInt32LE(crcWithZeros, bytes.length - 8);
+    bytes.writeUInt32LE(size % 2 ** 32, bytes.length - 4);
+  }
   return {
     bytes,
     slots,
-    around: aroundSlots(bytes, slots, bytes.length - 8),
-    crcWithZeros: crc32(plain.bytes),
+    around: aroundSlots(bytes, slots, whole ? bytes.length : bytes.length - 8),
+    crcWithZeros,
     slotShifts: plain.slots.reduce((sum, slot) => sum ^ crc32Shift(size - slot - NONCE_LENGTH), 0),
   };
 }
@@ -152,9 +160,11 @@ export function gzipTemplate(parts: Buffer[], plain: Template): GzipTemplate {
  * page is copied or allocated per response: a fresh buffer per hit cost cached pages about a
  * fifth of their throughput (docs/decisions/009-cache-hits-at-the-listener.md).
  */
-export function bodyPieces(entry: StoredBody, nonce: string, gzip: boolean): Buffer[] {
+export function bodyPieces(entry: StoredBody, nonce: string, gzip: boolean): readonly Buffer[] {
   const template = gzip ? entry.gzip : entry.plain;
-  if (template.slots.length > 0 && Buffer.byteLength(nonce) !== NONCE_LENGTH) {
+  // No nonce in the page (a feed, robots.txt, a route's data): the same bytes for every response.
+  if (template.slots.length === 0) return template.around;
+  if (Buffer.byteLength(nonce) !== NONCE_LENGTH) {
     return [anyNonce(entry.plain, nonce, gzip)];
   }
   const fresh = Buffer.from(nonce, "latin1");
