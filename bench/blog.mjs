@@ -42,7 +42,8 @@ const { openDatabase, parseEnv, createSiteApp } = await import(
  * their words indexed. Six in every thousand mention the search word in the title and six others
  * the body word in the body alone, so at both sizes a search fills a page of 5 and has a second
  * page, like the unfiltered list. Every post has a tag (a fifth of them "postgres"), every third
- * a second one; a hundredth of the posts are drafts, which no list shows. Inserted in batches:
+ * a second one (a fifth of those "postgres" again, so the tag holds 4/15 of the posts); a
+ * hundredth of the posts are drafts, which no list shows. Inserted in batches:
  * each row's triggers (slug, search document, tag counts, the federation's and Webmentions'
  * jobs) make one statement of 10,000 outlast the driver's 5 s query timeout on PostgreSQL.
  */
@@ -257,7 +258,7 @@ for (const row of tagRows) {
 }
 
 console.log(
-  `\nA post's page at ${LARGE} posts, uncached (related posts at its foot): one whose tag ${TAG} holds a fifth of the posts, against one with no tag; server time in ms.\n`,
+  `\nA post's page at ${LARGE} posts, uncached (related posts at its foot): one whose tag ${TAG} holds about a quarter of the posts, against one with no tag; server time in ms.\n`,
 );
 console.log("| database | tagged p50 | tagged p95 | untagged p50 | untagged p95 | p50 ratio |");
 console.log("|---|---:|---:|---:|---:|---:|");
