@@ -98,6 +98,14 @@ function aroundSlots(bytes: Buffer, slots: number[], end: number): Buffer[] {
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 /** RFC 1951 §3.2.4: a non-final stored block's header for NONCE_LENGTH bytes. */
 const SLOT_BLOCK_HEADER = Buffer.from([0, NONCE_LENGTH, 0, ~NONCE_LENGTH & 0xff, 0xff]);
+/** RFC 1952's trailer: the plain body's CRC-32, then its size modulo 2^32, little-endian. */
+const TRAILER_BYTES = 8;
+
+function writeTrailer(into: Buffer, at: number, crc: number, size: number) {
+  into.writeUInt32LE(crc, at);
+  into.writeUInt32LE(size % 2 ** 32, at + 4);
+}
+
 /** DEFLATE's window: how far back a match may reach. */
 const WINDOW = 32 * 1024;
 
@@ -133,21 +141,18 @@ export function gzipTemplate(parts: Buffer[], plain: Template): GzipTemplate {
       offset += NONCE_LENGTH;
     }
   }
-  pieces.push(Buffer.alloc(8)); // CRC-32 and size, per response
+  pieces.push(Buffer.alloc(TRAILER_BYTES)); // per response, unless the page has no slot
   const size = plain.bytes.length;
   const bytes = Buffer.concat(pieces);
   const crcWithZeros = crc32(plain.bytes);
   // Without a slot the trailer is the same for every response: written once, here, so that a
   // hit sends the body as one piece.
   const whole = slots.length === 0;
-  if (whole) {
-    bytes.writeUInt32LE(crcWithZeros, bytes.length - 8);
-    bytes.writeUInt32LE(size % 2 ** 32, bytes.length - 4);
-  }
+  if (whole) writeTrailer(bytes, bytes.length - TRAILER_BYTES, crcWithZeros, size);
   return {
     bytes,
     slots,
-    around: aroundSlots(bytes, slots, whole ? bytes.length : bytes.length - 8),
+    around: aroundSlots(bytes, slots, whole ? bytes.length : bytes.length - TRAILER_BYTES),
     crcWithZeros,
     slotShifts: plain.slots.reduce((sum, slot) => sum ^ crc32Shift(size - slot - NONCE_LENGTH), 0),
   };
@@ -174,9 +179,9 @@ export function bodyPieces(entry: StoredBody, nonce: string, gzip: boolean): rea
     pieces.push(part);
   }
   if (gzip) {
-    const trailer = Buffer.allocUnsafe(8);
-    trailer.writeUInt32LE(crc32Resplice(entry.gzip.crcWithZeros, entry.gzip.slotShifts, nonce), 0);
-    trailer.writeUInt32LE(entry.plain.bytes.length % 2 ** 32, 4);
+    const trailer = Buffer.allocUnsafe(TRAILER_BYTES);
+    const crc = crc32Resplice(entry.gzip.crcWithZeros, entry.gzip.slotShifts, nonce);
+    writeTrailer(trailer, 0, crc, entry.plain.bytes.length);
     pieces.push(trailer);
   }
   return pieces;
