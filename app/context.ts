@@ -16,7 +16,10 @@ export type AppContext = {
   secure?: boolean;
   /** Tells the delivery worker a contact message is waiting (a no-op without one). */
   wakeDelivery?: () => void;
-  /** This response's CSP nonce (server/security.ts), for every script tag rendered. */
+  /**
+   * This response's CSP nonce, for every script tag rendered; none on a page that does not load
+   * React, whose scripts the policy allows by hash (server/security.ts).
+   */
   nonce?: string;
   /** Sent back as `X-Request-Id` and written into every log line about this request. */
   requestId?: string;

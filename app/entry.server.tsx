@@ -34,6 +34,7 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   // The response's CSP nonce (server/security.ts): on React Router's scripts, React's own and ours.
+  // None on a page without React: its two inline scripts are allowed by hash.
   const { nonce, env } = loadContext.get(appContext);
   // Every page names the site's Webmention endpoint (W3C Webmention, 3.1.2).
   responseHeaders.append("Link", webmentionLinkHeader(env.siteUrl));

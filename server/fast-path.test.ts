@@ -2,20 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { describe, expect, it } from "vitest";
 
-import { freshNonce, serveCachedPage, SiteHeaders } from "./fast-path";
+import { serveCachedPage, SiteHeaders } from "./fast-path";
+import { bodyOf } from "./page-cache/body";
 import { PageCache } from "./page-cache/store";
-
-describe("freshNonce", () => {
-  it("gives 16 random bytes in base64, never the same twice, across refills of its pool", () => {
-    // 5,000 nonces draw the 1,024-nonce pool almost five times over.
-    const nonces = Array.from({ length: 5000 }, freshNonce);
-    for (const nonce of nonces) {
-      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
-      expect(Buffer.from(nonce, "base64")).toHaveLength(16);
-    }
-    expect(new Set(nonces).size).toBe(nonces.length);
-  });
-});
 
 describe("serveCachedPage", () => {
   it("answers a cached page to a browser, never to an ActivityPub request (the actor answers those)", async () => {
@@ -23,7 +12,7 @@ describe("serveCachedPage", () => {
     await cache.fill("/", async () => ({
       status: 200,
       headers: [["content-type", "text/html; charset=utf-8"]],
-      parts: [Buffer.from("<html>home</html>")],
+      body: Buffer.from("<html>home</html>"),
       etag: 'W/"home"',
       tags: [],
     }));
@@ -35,8 +24,6 @@ describe("serveCachedPage", () => {
       const res = {
         writeHead: (status: number, headers: string[]) =>
           Object.assign(written, { status, headers }),
-        cork: () => {},
-        write: () => true,
         end: () => {},
       } as unknown as ServerResponse;
       return { served: serveCachedPage(cache, site, req, res), written };
@@ -58,7 +45,7 @@ describe("serveCachedPage", () => {
     await cache.fill("/", async () => ({
       status: 200,
       headers: [["content-type", "text/html; charset=utf-8"]],
-      parts: [Buffer.from("<html>home</html>".repeat(100))],
+      body: Buffer.from("<html>home</html>".repeat(100)),
       etag: 'W/"home"',
       tags: [],
     }));
@@ -70,8 +57,6 @@ describe("serveCachedPage", () => {
       const res = {
         writeHead: (status: number, list: string[]) =>
           Object.assign(written, { status, headers: list }),
-        cork: () => {},
-        write: () => true,
         end: () => {},
       } as unknown as ServerResponse;
       serveCachedPage(cache, site, req, res, true, () => secure);
@@ -91,5 +76,47 @@ describe("serveCachedPage", () => {
       expect(notModified.names).not.toContain("content-type");
       expect(notModified.names).toContain("strict-transport-security");
     }
+  });
+
+  it("sends the site's CSP and the stored body itself, and no CSP on a 304", async () => {
+    const cache = new PageCache({ maxBytes: 1 << 20 });
+    const { entry } = await cache.fill("/", async () => ({
+      status: 200,
+      headers: [["content-type", "text/html; charset=utf-8"]],
+      body: Buffer.from("<html>home</html>".repeat(100)),
+      etag: 'W/"home"',
+      tags: [],
+    }));
+    const site = new SiteHeaders();
+    const policy = "script-src 'sha256-abc' 'strict-dynamic'";
+    site.take(new Response(null, { headers: { "content-security-policy": policy } }));
+    const answer = (headers: Record<string, string>) => {
+      const written: { status?: number; headers?: string[]; body?: unknown } = {};
+      const req = { method: "GET", url: "/", headers } as unknown as IncomingMessage;
+      const res = {
+        writeHead: (status: number, list: string[]) =>
+          Object.assign(written, { status, headers: list }),
+        end: (body?: unknown) => Object.assign(written, { body }),
+      } as unknown as ServerResponse;
+      serveCachedPage(cache, site, req, res);
+      const list = written.headers!;
+      const value = (name: string) => {
+        const at = list.findIndex((item, i) => i % 2 === 0 && item.toLowerCase() === name);
+        return at === -1 ? undefined : list[at + 1];
+      };
+      return { status: written.status, body: written.body, value };
+    };
+    const gzip = answer({ "accept-encoding": "gzip" });
+    expect(gzip.value("content-security-policy")).toBe(policy);
+    expect(gzip.body).toBe(bodyOf(entry!, true));
+    expect(gzip.value("content-length")).toBe(String(bodyOf(entry!, true).length));
+    const plain = answer({});
+    expect(plain.body).toBe(bodyOf(entry!, false));
+    expect(plain.value("content-length")).toBe(String(bodyOf(entry!, false).length));
+    const notModified = answer({ "if-none-match": 'W/"home"' });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBeUndefined();
+    expect(notModified.value("content-security-policy")).toBeUndefined();
+    expect(notModified.value("content-length")).toBeUndefined();
   });
 });

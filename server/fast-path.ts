@@ -1,4 +1,4 @@
-import { randomFillSync, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { getRequestListener } from "@hono/node-server";
@@ -7,7 +7,7 @@ import { wantsActivityPub } from "../app/features/social";
 import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-cache/middleware";
 import type { Entry, PageCache } from "./page-cache/store";
 import { HSTS } from "./security";
-import { bodyPieces, NONCE_BYTES } from "./page-cache/template";
+import { bodyOf } from "./page-cache/body";
 
 /**
  * Cache hits without the framework: a GET for a page the cache holds is answered at the
@@ -15,8 +15,9 @@ import { bodyPieces, NONCE_BYTES } from "./page-cache/template";
  * more than the page itself. Everything else, and anything in doubt, goes to the full app.
  *
  * The site-wide headers (security, server/security.ts) are not written twice: they are taken
- * from the first cached page the full app answered, with the CSP nonce as a slot, so both
- * paths send the same headers by construction (tests/built/fast-path.test.ts).
+ * from the first cached page the full app answered, so both paths send the same headers by
+ * construction (tests/built/fast-path.test.ts). A cached page carries no nonce, so nothing but
+ * the request id differs from one hit to the next.
  */
 
 /** Headers that belong to one response or one page, not to the site. */
@@ -40,12 +41,9 @@ const PER_RESPONSE = new Set([
   "x-request-id",
   "x-robots-tag",
 ]);
-const NONCE_IN_POLICY = /'nonce-([^']+)'/;
 
 export class SiteHeaders {
   private headers: [string, string][] | null = null;
-  /** The CSP around its nonce, or null when the site sends no CSP (development). */
-  private policy: [string, string] | null = null;
 
   get learned() {
     return this.headers !== null;
@@ -59,38 +57,27 @@ export class SiteHeaders {
     this.take(response);
   }
 
-  /** Takes the site-wide headers from any response that carries them all (server/security.ts). */
+  /**
+   * Takes the site-wide headers from any response that carries them all (server/security.ts),
+   * its CSP the one every response without a nonce carries: the page cache holds no page with a
+   * nonce.
+   */
   take(response: Response) {
-    const headers: [string, string][] = [];
-    let policy: [string, string] | null = null;
-    for (const [name, value] of response.headers) {
-      if (PER_RESPONSE.has(name)) continue;
-      if (name === "content-security-policy") {
-        const nonce = NONCE_IN_POLICY.exec(value);
-        if (!nonce?.[1]) return;
-        const at = nonce.index + "'nonce-".length;
-        policy = [value.slice(0, at), value.slice(at + nonce[1].length)];
-        continue;
-      }
-      headers.push([name, value]);
-    }
-    this.policy = policy;
-    this.headers = headers;
+    this.headers = [...response.headers].filter(([name]) => !PER_RESPONSE.has(name));
   }
 
   /** The site-wide headers for one response; the CSP is left off a 304 (server/security.ts). */
-  for(nonce: string, status: number): [string, string][] {
-    const policy = this.policyWith(nonce, status);
-    return [
-      ...(this.headers ?? []),
-      ...(policy ? [["Content-Security-Policy", policy] as [string, string]] : []),
-    ];
+  for(status: number): [string, string][] {
+    const headers = this.headers ?? [];
+    return status === 304
+      ? headers.filter(([name]) => name !== "content-security-policy")
+      : headers;
   }
 
   /**
    * The headers every hit on `entry` sends alike, flat as writeHead takes them: the site-wide
-   * ones but the CSP, then the entry's. Made once per entry and kind of answer (status, gzip,
-   * whether the cache status is said, https), not per request.
+   * ones, then the entry's and the body's length. Made once per entry and kind of answer
+   * (status, gzip, whether the cache status is said, https), not per request.
    */
   fixedFor(entry: Entry, variant: Variant): string[] {
     let variants = this.fixed.get(entry);
@@ -104,24 +91,24 @@ export class SiteHeaders {
       (variant.secure ? 1 : 0);
     let headers = variants[index];
     if (!headers) {
+      const length: [string, string][] =
+        variant.status === 304
+          ? []
+          : [["Content-Length", String(bodyOf(entry, variant.gzip).length)]];
       headers = [
-        ...(this.headers ?? []),
+        ...this.for(variant.status),
         ...entryHeaders(entry, "hit", variant.gzip).filter(
           ([name]) => variant.showCacheStatus || name !== "X-Page-Cache",
         ),
         // As the full app does (server/security.ts): HSTS on https requests only.
         ...(variant.secure ? [["Strict-Transport-Security", HSTS] as [string, string]] : []),
+        ...length,
       ]
         .filter(([name]) => variant.status !== 304 || name.toLowerCase() !== "content-type")
         .flat();
       variants[index] = headers;
     }
     return headers;
-  }
-
-  /** The CSP with `nonce`, or null when the site sends none; never on a 304. */
-  policyWith(nonce: string, status: number): string | null {
-    return this.policy && status !== 304 ? this.policy[0] + nonce + this.policy[1] : null;
   }
 
   private fixed = new WeakMap<Entry, (string[] | undefined)[]>();
@@ -176,46 +163,10 @@ export function serveCachedPage(
   const status = notModified ? 304 : entry.status;
   const variant = { status, gzip: gzip && !notModified, showCacheStatus, secure: isSecure(req) };
   const headers = site.fixedFor(entry, variant).slice();
-  const nonce = freshNonce();
-  const policy = site.policyWith(nonce, status);
-  if (policy) headers.push("Content-Security-Policy", policy);
   headers.push("X-Request-Id", randomUUID());
-  if (notModified) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  const pieces = bodyPieces(entry, nonce, gzip);
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  headers.push("Content-Length", String(length));
   res.writeHead(status, headers);
-  // Corked, the head and every piece leave in one writev; end() uncorks.
-  res.cork();
-  const last = pieces.length - 1;
-  for (let index = 0; index < last; index++) {
-    if (pieces[index]!.length > 0) res.write(pieces[index]);
-  }
-  res.end(pieces[last]);
+  res.end(notModified ? undefined : bodyOf(entry, variant.gzip));
   return true;
-}
-
-const noncePool = Buffer.alloc(NONCE_BYTES * 1024);
-let nonceOffset = noncePool.length;
-
-/**
- * A fresh CSP nonce: the same 16 random bytes in base64 as Hono's secureHeaders makes for the
- * full app, drawn from the system's CSPRNG 16 KB at a time (one call a page cost 7% of a hit).
- * Each slice is used once.
- */
-export function freshNonce(): string {
-  if (nonceOffset === noncePool.length) {
-    randomFillSync(noncePool);
-    nonceOffset = 0;
-  }
-  const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
-  nonceOffset += NONCE_BYTES;
-  return nonce;
 }
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];

@@ -22,7 +22,7 @@ import { pageCacheMiddleware, type RenderState } from "./page-cache/middleware";
 import type { PageCache } from "./page-cache/store";
 import { routing, type ResolvedRoute } from "./routing";
 import {
-  keepStoredPolicyOn304,
+  contentSecurityPolicy,
   privateResponses,
   securityHeaders,
   securityOptionsOf,
@@ -47,7 +47,7 @@ export type HttpOptions = BuildOptions & {
 
 type Variables = RequestIdVariables &
   SenderVariables & {
-    secureHeadersNonce?: string;
+    nonce?: string;
     renderState?: RenderState;
     route?: ResolvedRoute;
   };
@@ -76,8 +76,8 @@ export function createHttpApp({
   app.onError(answerServerError);
   app.use(sender(env));
   app.use(requestIds());
-  app.use(keepStoredPolicyOn304());
-  app.use(securityHeaders(securityOptionsOf(env)));
+  app.use(contentSecurityPolicy(securityOptionsOf(env)));
+  app.use(securityHeaders());
   app.use(strictTransportSecurity());
 
   app.get("/healthz", healthCheck(database));

@@ -1,15 +1,17 @@
-import { Hono, type MiddlewareHandler } from "hono";
-import { NONCE, secureHeaders } from "hono/secure-headers";
+import { createHash, randomBytes } from "node:crypto";
 
+import { Hono, type MiddlewareHandler } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+
+import { INLINE_SCRIPTS } from "../app/features/site";
 import type { Env } from "../app/lib/env.server";
 import { hasSessionCookie, PRIVATE_NO_STORE } from "./page-cache/middleware";
 import type { ResolvedRoute } from "./routing";
 
 /**
- * Response headers for every response (helmet's defaults, tightened; docs/SECURITY.md):
- * an enforced nonce-based CSP (the nonce reaches every script tag through
- * app/entry.server.tsx), no sniffing, no framing, no cross-origin embedding or opener,
- * HSTS when the site is served over https.
+ * Response headers for every response (helmet's defaults, tightened; docs/SECURITY.md): an
+ * enforced CSP, no sniffing, no framing, no cross-origin embedding or opener, HSTS when the site
+ * is served over https.
  */
 /** Strict-Transport-Security on https requests: a year, subdomains too. */
 export const HSTS = "max-age=31536000; includeSubDomains";
@@ -28,28 +30,76 @@ export const securityOptionsOf = (env: Pick<Env, "siteUrl" | "nodeEnv">): Securi
   development: env.nodeEnv === "development",
 });
 
-export function securityHeaders({ https, development }: SecurityOptions): MiddlewareHandler {
+/** The random bytes in a CSP nonce. */
+const NONCE_BYTES = 16;
+
+type NonceVariables = { Variables: { nonce?: string } };
+
+/**
+ * The CSP nonce for a render of this route: none for a public route (a cache gives one response
+ * to every visitor, so a nonce in it would be shared) nor for a page that does not load React,
+ * whose only scripts are INLINE_SCRIPTS, allowed by hash; a fresh one for any other page. The
+ * render sets it as the request's `nonce`, which contentSecurityPolicy() then names.
+ */
+export function nonceFor(route: ResolvedRoute | undefined): string | undefined {
+  const policy = route?.policy;
+  if (!policy || policy.cache === "public" || policy.hydrate === false) return undefined;
+  return randomBytes(NONCE_BYTES).toString("base64");
+}
+
+/** A CSP source for each inline script of a page without React: its SHA-256, in base64. */
+const SCRIPT_HASHES = INLINE_SCRIPTS.map(
+  (script) => `'sha256-${createHash("sha256").update(script).digest("base64")}'`,
+).join(" ");
+
+/**
+ * The CSP as sent, given its first script sources: this response's nonce when its render made
+ * one (nonceFor), otherwise the hashes of INLINE_SCRIPTS. Browsers with CSP 3 use only those and
+ * 'strict-dynamic'; `'unsafe-inline' https:` is the fallback older ones read (the strict CSP
+ * recipe of web.dev and Lighthouse, nonce- or hash-based).
+ */
+const policyWith = (https: boolean, scripts: string) =>
+  [
+    "default-src 'self'",
+    `script-src ${scripts} 'strict-dynamic' 'unsafe-inline' https:`,
+    // React and the editor set style attributes; stylesheets are same-origin files.
+    "style-src 'self' 'unsafe-inline'",
+    // The profile photo may be configured as any https address (app/site.config.ts).
+    "img-src 'self' data: https:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+
+/**
+ * The Content-Security-Policy of every response (none in development, where Vite's server
+ * injects unnonced scripts and a websocket). A 304 carries none: it has no body of its own, and
+ * the browser, keeping the body it stored with that body's nonce, would take the 304's policy
+ * over the stored one and block every script on the page.
+ */
+export function contentSecurityPolicy({
+  https,
+  development,
+}: SecurityOptions): MiddlewareHandler<NonceVariables> {
+  const hashed = policyWith(https, SCRIPT_HASHES);
+  return async (c, next) => {
+    await next();
+    if (development || c.res.status === 304) return;
+    const nonce = c.get("nonce");
+    c.res.headers.set(
+      "Content-Security-Policy",
+      nonce ? policyWith(https, `'nonce-${nonce}'`) : hashed,
+    );
+  };
+}
+
+export function securityHeaders(): MiddlewareHandler {
   return secureHeaders({
-    // Vite's development server injects unnonced scripts and a websocket: no CSP there.
-    contentSecurityPolicy: development
-      ? undefined
-      : {
-          defaultSrc: ["'self'"],
-          // Browsers with CSP 3 use only the nonce and 'strict-dynamic'; the rest is the
-          // fallback older ones read (the strict CSP recipe of web.dev and Lighthouse).
-          scriptSrc: [NONCE, "'strict-dynamic'", "'unsafe-inline'", "https:"],
-          // React and the editor set style attributes; stylesheets are same-origin files.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          // The profile photo may be configured as any https address (app/site.config.ts).
-          imgSrc: ["'self'", "data:", "https:"],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'none'"],
-          frameAncestors: ["'none'"],
-          formAction: ["'self'"],
-          ...(https ? { upgradeInsecureRequests: [] } : {}),
-        },
+    // No CSP here: contentSecurityPolicy() sends it, since its script sources depend on the page.
     referrerPolicy: "strict-origin-when-cross-origin",
     // Per request instead (strictTransportSecurity): only an https request gets it.
     strictTransportSecurity: false,
@@ -113,24 +163,14 @@ export function strictTransportSecurity(): MiddlewareHandler<{
 }
 
 /**
- * A 304 has no body of its own: the browser keeps the body it stored, with that body's nonce,
- * and would take a new CSP from the 304 over the stored one. So 304s carry no CSP.
- */
-export function keepStoredPolicyOn304(): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    if (c.res.status === 304) c.res.headers.delete("Content-Security-Policy");
-  };
-}
-
-/**
- * The headers `securityHeaders` gives every response, as a response of the full app carries
- * them (the CSP with a nonce of its own): for answers made outside Hono (server/media/), so both
- * send the same headers by construction.
+ * The headers every response carries (`contentSecurityPolicy`, with no nonce, and
+ * `securityHeaders`), as a response of the full app carries them: for answers made outside Hono
+ * (server/media/), so both send the same headers by construction.
  */
 export async function siteWideHeaders(options: SecurityOptions): Promise<Response> {
   const app = new Hono();
-  app.use(securityHeaders(options));
+  app.use(contentSecurityPolicy(options));
+  app.use(securityHeaders());
   app.get("*", (c) => c.body(null, 200));
   return app.request("/");
 }

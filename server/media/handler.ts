@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { IMMUTABLE_CACHE, parseMediaFile } from "../../app/features/media";
 import { CONNECTION_LIMITS, UNAVAILABLE_RETRY_AFTER } from "../../app/lib/limits";
 import { errorMessage, logEvent } from "../../app/lib/log.server";
-import { freshNonce, type SiteHeaders } from "../fast-path";
+import type { SiteHeaders } from "../fast-path";
 import { etagMatches } from "../page-cache/middleware";
 import { HSTS, MEDIA_RESOURCE_POLICY } from "../security";
 import type { MediaCache, Opened } from "./cache";
@@ -58,7 +58,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 function siteHeaders(options: MediaHandlerOptions, req: IncomingMessage, status: number): Headers {
   const headers: Headers = options.site
-    .for(freshNonce(), status)
+    .for(status)
     .map(([name, value]) => [
       name,
       name.toLowerCase() === "cross-origin-resource-policy" ? MEDIA_RESOURCE_POLICY : value,

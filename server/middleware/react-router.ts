@@ -14,6 +14,8 @@ import type { DatabaseHandle } from "../../database/db.server";
 import { DatabaseHealth } from "../health";
 import type { RenderState } from "../page-cache/middleware";
 import { routeAccessFor } from "../route-access";
+import type { ResolvedRoute } from "../routing";
+import { nonceFor } from "../security";
 import type { SenderVariables } from "./sender";
 
 export type BuildOptions = {
@@ -53,7 +55,7 @@ export function reactRouterHandler(
 }
 
 type RenderVariables = RequestIdVariables &
-  SenderVariables & { secureHeadersNonce?: string; renderState?: RenderState };
+  SenderVariables & { nonce?: string; route?: ResolvedRoute; renderState?: RenderState };
 
 /**
  * The last handler: React Router renders the request with the app's context (app/context.ts).
@@ -75,6 +77,9 @@ export function renderPages({
   return async (c) => {
     // Set by the page cache for its pages; other pages do not call degraded().
     const state = c.get("renderState") ?? { degraded: false };
+    // Made once: a render retried after asking the database keeps it.
+    const nonce = nonceFor(c.get("route"));
+    if (nonce) c.set("nonce", nonce);
     const render = (databaseUnavailable: boolean) => {
       const context = new RouterContextProvider();
       context.set(appContext, {
@@ -83,7 +88,7 @@ export function renderPages({
         clientAddress: c.get("sender").clientAddress,
         secure: c.get("sender").secure,
         wakeDelivery,
-        nonce: c.get("secureHeadersNonce"),
+        nonce,
         requestId: c.get("requestId"),
         databaseUnavailable,
         degraded: () => {

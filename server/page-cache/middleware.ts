@@ -4,7 +4,7 @@ import { wholeBodyOf } from "../../app/lib/whole-body";
 import type { ResolvedRoute } from "../routing";
 import { cacheKeyOf } from "./key";
 import type { CacheStatus, Entry, PageCache } from "./store";
-import { bodyOf, etagOf, splitBuffer } from "./template";
+import { bodyOf, etagOf } from "./body";
 
 /** Browsers revalidate every time (ETag → 304); a CDN may keep a page a minute and serve it stale while refetching. */
 export const PUBLIC_PAGE_CACHE_CONTROL =
@@ -62,11 +62,10 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
 /** Per request: set when a part of the page could not be read (app/lib/safe.ts). */
 export type RenderState = { degraded: boolean };
 /**
- * What the middleware reads from earlier ones: the nonce (security), the route (routing) and
- * whether the request is https (../middleware/sender.ts), which names the session cookie.
+ * What the middleware reads from earlier ones: the route (routing) and whether the request is
+ * https (../middleware/sender.ts), which names the session cookie.
  */
 type Variables = {
-  secureHeadersNonce?: string;
   renderState?: RenderState;
   route?: ResolvedRoute;
   sender?: { secure: boolean };
@@ -135,7 +134,6 @@ export function pageCacheMiddleware(
     const cached = cache.get(key);
     if (cached) return respond(c, cached, "hit");
 
-    const nonce = c.get("secureHeadersNonce") ?? "";
     const kept = new URLSearchParams(key.split("?")[1] ?? "");
     const probation = route.policy.probation?.some((name) => kept.has(name)) ?? false;
     const { entry, rendered } = await cache.fill(
@@ -161,15 +159,14 @@ export function pageCacheMiddleware(
           c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
           return null;
         }
-        const parts = splitBuffer(body, nonce);
         return {
           status: res.status,
           headers: KEPT_HEADERS.flatMap((name) => {
             const value = res.headers.get(name);
             return value === null ? [] : [[name, value] as [string, string]];
           }),
-          parts,
-          etag: etagOf(parts),
+          body,
+          etag: etagOf(body),
           tags,
         };
       },
@@ -200,7 +197,7 @@ function respond(
   const gzip = gzipWanted(c.req.header("accept-encoding")) === true;
   const headers = new Headers(entryHeaders(entry, status, gzip));
   if (c.req.method === "HEAD") return new Response(null, { status: entry.status, headers });
-  const body = bodyOf(entry, c.get("secureHeadersNonce") ?? "", gzip);
+  const body = bodyOf(entry, gzip);
   headers.set("Content-Length", String(body.length));
   // Node's Buffers are ArrayBuffer-backed (never shared), which TypeScript cannot know.
   return new Response(body as Uint8Array<ArrayBuffer>, { status: entry.status, headers });

@@ -1,5 +1,5 @@
 import type { CacheTag } from "../../app/lib/cache-tags";
-import { gzipTemplate, plainTemplate, type Rendered, type StoredBody } from "./template";
+import { type Rendered, type StoredBody, storedBody } from "./body";
 
 /**
  * The page cache's store: rendered public pages in memory, so a page is rendered (and the
@@ -125,14 +125,12 @@ export class PageCache {
     const keep = !probation || this.admits(key, Date.now());
     const work = render().then((made) => {
       if (!made) return null;
-      const { parts, ...rest } = made;
-      const plain = plainTemplate(parts);
-      const gzip = gzipTemplate(parts, plain);
-      const bytes = plain.bytes.length + gzip.bytes.length + key.length * 2;
+      const { body, ...rest } = made;
+      const stored = storedBody(body);
+      const bytes = stored.plain.length + stored.gzip.length + key.length * 2;
       const entry: Entry = {
         ...rest,
-        plain,
-        gzip,
+        ...stored,
         key,
         bytes,
         storedAt: Date.now(),

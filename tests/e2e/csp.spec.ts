@@ -48,6 +48,33 @@ test.describe("positive control", () => {
   });
 });
 
+test.describe("a public page's scripts, allowed by hash", () => {
+  test.use({ allowConsoleErrors: /Content Security Policy/ });
+  test("run; a script injected into the page's markup does not", async ({ page }) => {
+    await recordViolations(page);
+    // As if a post had smuggled a script past the sanitizer: the same response, policy included,
+    // with one more inline script in its markup.
+    await page.route("**/blog", async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        "</main>",
+        "<script>window.__injected = true</script></main>",
+      );
+      await route.fulfill({ response, body: html });
+    });
+    const response = await page.goto("/blog");
+    expect(response?.headers()["content-security-policy"]).toMatch(/script-src 'sha256-/);
+    await expect.poll(() => violations(page)).toEqual(["script-src-elem blocked inline"]);
+    expect(await page.evaluate(() => (window as { __injected?: boolean }).__injected)).toBe(
+      undefined,
+    );
+    // The page's own scripts ran: the theme switch works.
+    const dark = page.getByRole("button", { name: "Dark theme" });
+    await dark.click();
+    await expect(dark).toHaveAttribute("aria-pressed", "true");
+  });
+});
+
 test("public pages raise no CSP violation, browsing included", async ({ page }) => {
   await recordViolations(page);
   for (const path of ["/", "/blog", "/blog?page=2", "/blog/1", "/login"]) await visit(page, path);

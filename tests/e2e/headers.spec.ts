@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 import type { APIResponse } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
@@ -5,7 +7,8 @@ import { signInRequest } from "./owner";
 
 /**
  * Response headers per route family (docs/product.md#robustness): what every response
- * carries, the CSP and its nonce on documents, and which responses no cache may keep.
+ * carries, the CSP on documents (scripts allowed by hash on pages without React, by a fresh
+ * nonce on pages that hydrate), and which responses no cache may keep.
  */
 
 const EVERY_RESPONSE = {
@@ -17,7 +20,7 @@ const EVERY_RESPONSE = {
 };
 
 const CSP_DIRECTIVES = [
-  /(?:^|; )script-src 'nonce-[A-Za-z0-9+/=]{22,}' 'strict-dynamic'/,
+  /(?:^|; )script-src (?:'nonce-[A-Za-z0-9+/=]{22,}'|'sha256-[A-Za-z0-9+/]{43}='(?: 'sha256-[A-Za-z0-9+/]{43}=')*) 'strict-dynamic'/,
   /(?:^|; )object-src 'none'(?:;|$)/,
   /(?:^|; )base-uri 'none'(?:;|$)/,
   /(?:^|; )frame-ancestors 'none'(?:;|$)/,
@@ -47,10 +50,20 @@ function expectSecurityHeaders(response: APIResponse) {
 
 const nonceOf = (response: APIResponse) =>
   /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];
+const hashesOf = (response: APIResponse) =>
+  [...(response.headers()["content-security-policy"] ?? "").matchAll(/'(sha256-[^']+)'/g)].map(
+    ([, hash]) => hash!,
+  );
+/** The scripts a page would run: every <script> but data blocks (JSON-LD), tag and content. */
+const runnableScripts = (html: string) =>
+  [...html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/g)]
+    .filter(([, tag]) => !/type="application\/ld\+json"/.test(tag!))
+    .map(([, tag, content]) => ({ tag: tag!, content: content! }));
+const sha256 = (text: string) => `sha256-${createHash("sha256").update(text).digest("base64")}`;
 
 test.describe("public pages", () => {
   for (const path of ["/", "/blog", "/blog?page=2", "/blog/1"]) {
-    test(`${path}: security headers, a fresh nonce on every script, cacheable by a CDN`, async ({
+    test(`${path}: security headers, each script allowed by its hash, the same bytes for every visitor`, async ({
       request,
     }) => {
       const first = await request.get(path);
@@ -61,25 +74,41 @@ test.describe("public pages", () => {
         expect(response.headers()["cache-control"]).toBe(
           "public, max-age=0, s-maxage=60, stale-while-revalidate=600",
         );
-        const nonce = nonceOf(response);
+        // Nothing in a public page is one response's: no nonce, in the policy or the page.
+        expect(nonceOf(response)).toBeUndefined();
         const html = await response.text();
-        const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-        // Content pages run two (the theme's and the site script); pages that hydrate more.
-        expect(scripts.length).toBeGreaterThanOrEqual(2);
-        for (const tag of scripts) {
-          // Data blocks (JSON-LD) never run, so they need none; every script that runs has it.
-          if (/type="application\/ld\+json"/.test(tag)) continue;
-          expect(tag, `${path}: ${tag}`).toContain(`nonce="${nonce}"`);
-        }
-        for (const tag of html.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? []) {
-          expect(tag).toContain(`nonce="${nonce}"`);
-        }
+        expect(html).not.toMatch(/\snonce=/);
+        const scripts = runnableScripts(html);
+        // The theme's and the site script, inline; no script file.
+        expect(scripts).toHaveLength(2);
+        for (const { tag } of scripts) expect(tag).toBe("<script>");
+        // The policy allows exactly these two, by the hash of their text.
+        expect(hashesOf(response).sort()).toEqual(
+          scripts.map(({ content }) => sha256(content)).sort(),
+        );
       }
-      expect(nonceOf(first)).not.toBe(nonceOf(second));
-      // The second came from the page cache, with its own nonce all the same.
+      expect(await second.body()).toEqual(await first.body());
       expect(second.headers()["x-page-cache"]).toBe("hit");
     });
   }
+
+  test("/login: a fresh nonce on every script, in no hash", async ({ request }) => {
+    const first = await request.get("/login");
+    const second = await request.get("/login");
+    for (const response of [first, second]) {
+      expect(response.status()).toBe(200);
+      expectSecurityHeaders(response);
+      expect(hashesOf(response)).toEqual([]);
+      const nonce = nonceOf(response);
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      const html = await response.text();
+      const scripts = runnableScripts(html);
+      // The theme's, the router's context and the module that loads React.
+      expect(scripts.length).toBeGreaterThanOrEqual(3);
+      for (const { tag } of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    }
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+  });
 
   test("a 304 keeps the stored CSP: it carries no policy of its own", async ({ request }) => {
     const first = await request.get("/blog");

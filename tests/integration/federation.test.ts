@@ -175,7 +175,7 @@ for (const driver of drivers) {
         await cache.fill(path, async () => ({
           status: 200,
           headers: [["content-type", "text/html; charset=utf-8"]],
-          parts: [Buffer.from(`<html>cached ${path}</html>`)],
+          body: Buffer.from(`<html>cached ${path}</html>`),
           etag: `W/"${path}"`,
           tags: [],
         }));

@@ -40,7 +40,7 @@ async function warm(cache: PageCache, paths: string[]) {
     await cache.fill(path, async () => ({
       status: 200,
       headers: [],
-      parts: [Buffer.from(path)],
+      body: Buffer.from(path),
       etag: `W/"${path}"`,
       tags: tagsOf(new URL(path, "http://localhost").pathname),
     }));

@@ -6,7 +6,7 @@ export { HydrationScripts } from "./hydration-scripts";
 export { type PendingPolicy, PendingPolicyContext, usePendingText } from "./pending";
 export { absoluteUrl, excerpt, pageMeta } from "./seo";
 export { SiteScriptContext } from "./site-script-context";
-export { SITE_SCRIPT } from "./site-script";
+export { INLINE_SCRIPTS, SITE_SCRIPT } from "./site-script";
 export {
   DEFAULT_PHOTO_URL,
   type HomeProfile,

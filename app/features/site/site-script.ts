@@ -17,7 +17,7 @@ import {
 } from "~/features/contact/index.script";
 import { BACK_TO_TOP_THRESHOLD_PX, HEADER_SCROLL_DELAY_MS } from "~/lib/constants";
 import { attachContentActions, COPIED_MS, COPY_TEXT } from "./content-actions";
-import { THEME_STORAGE_KEY } from "./theme";
+import { THEME_STORAGE_KEY, themeInitScript } from "./theme";
 import { toTop } from "./to-top";
 
 export type SiteScriptConfig = {
@@ -184,3 +184,10 @@ const config: SiteScriptConfig = {
  * so no text in them can close the script element).
  */
 export const SITE_SCRIPT = `(${siteScript.toString()})(${JSON.stringify(config).replaceAll("<", "\\u003c")},${attachContentActions.toString()},${toTop.toString()},${attachContactForm.toString()},${checkContact.toString()},${homeSections.toString()})`;
+
+/**
+ * Every inline script a page that does not load React carries (app/root.tsx): the theme's,
+ * before the first paint, and the site script. Such a page has no nonce; its CSP allows these
+ * two by their hashes (server/security.ts), so a cache can give its bytes to every visitor.
+ */
+export const INLINE_SCRIPTS: readonly string[] = [themeInitScript, SITE_SCRIPT];
