@@ -8,11 +8,6 @@ import type { Env } from "../app/lib/env.server";
 import { hasSessionCookie, PRIVATE_NO_STORE } from "./page-cache/middleware";
 import type { ResolvedRoute } from "./routing";
 
-/**
- * Response headers for every response (helmet's defaults, tightened; docs/SECURITY.md): an
- * enforced CSP, no sniffing, no framing, no cross-origin embedding or opener, HSTS when the site
- * is served over https.
- */
 /** Strict-Transport-Security on https requests: a year, subdomains too. */
 export const HSTS = "max-age=31536000; includeSubDomains";
 
@@ -97,6 +92,11 @@ export function contentSecurityPolicy({
   };
 }
 
+/**
+ * The other headers of every response (helmet's defaults, tightened; docs/SECURITY.md): no
+ * sniffing, no framing, no cross-origin embedding or opener, a strict referrer policy, and the
+ * browser features the site does not use denied.
+ */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders({
     // No CSP here: contentSecurityPolicy() sends it, since its script sources depend on the page.
