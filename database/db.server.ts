@@ -2,8 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -11,7 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { Client as PgClient } from "pg";
 
 import * as schema from "./schema";
-import { copyTemplate } from "./pglite-template.mjs";
+import { copyTemplate, PGLITE_EXTENSIONS } from "./pglite-template.mjs";
 import { ensureWalReserve, keepWalReserve, type WalReport } from "./pglite-wal";
 import { withPreparedStatements } from "./prepared-pglite";
 
@@ -59,8 +57,7 @@ const PING_TIMEOUT_MS = 2000;
 /** How long the PostgreSQL listener waits before reconnecting after losing its connection. */
 const LISTEN_RETRY_MS = 1000;
 
-/** Extensions the migrations create; PGlite must load them when it opens. */
-export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+export { PGLITE_EXTENSIONS };
 
 /** Any fixed number: instances migrating one PostgreSQL database take turns on it. */
 const MIGRATION_LOCK_ID = 727_274_001;

@@ -1,7 +1,10 @@
-// A freshly initialised embedded cluster, made once by the build, that the server copies into
+// An embedded cluster, initialised and migrated once by the build, that the server copies into
 // an empty DATA_DIR instead of running initdb: PGlite's initdb starts a second PostgreSQL
 // instance beside the one that will serve, and a first start's peak held both. What it saved:
-// docs/decisions/022-pglite-template.md. Migrations and the seed still run at start.
+// docs/decisions/022-pglite-template.md. The build also runs the migrations on it, so that a
+// first start migrates nothing and its resident set rests like a restart's
+// (docs/decisions/054-migrated-template.md); the server still migrates what the template lacks
+// (a build older than the source), and seeds at start.
 //
 // The template is a folder of the cluster's files, copied by the file system, not a tarball
 // given to PGlite (`loadDataDir`): PGlite reads a tarball whole into memory and unpacks it
@@ -10,7 +13,13 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 
 import { createRequire } from "node:module";
 import path from "node:path";
 
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+
 const require = createRequire(import.meta.url);
+
+/** Extensions the migrations create; PGlite must load them whenever it opens the cluster. */
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 /** The file whose presence makes a folder a cluster; copied last, so a cut copy is no cluster. */
 const CLUSTER_MARK = "PG_VERSION";
@@ -28,13 +37,21 @@ export function templatePath(buildDir) {
   return path.join(buildDir, `pglite-template-${pgliteVersion()}`);
 }
 
-/** Initialises a cluster in the folder `dir` (whole or not at all). */
-export async function makeTemplate(dir) {
-  const { PGlite } = await import("@electric-sql/pglite");
+/**
+ * Initialises a cluster in the folder `dir` (whole or not at all) and applies the migrations in
+ * `migrationsFolder` to it; without one, it stays as initdb made it.
+ */
+export async function makeTemplate(dir, migrationsFolder) {
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const partial = `${dir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  const db = await PGlite.create(partial);
+  const db = await PGlite.create(partial, { extensions: PGLITE_EXTENSIONS });
+  if (migrationsFolder) await migrate(drizzle({ client: db }), { migrationsFolder });
   await db.close();
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);

@@ -57,6 +57,28 @@ describe("the embedded database on disk", () => {
     expect(systemId(a)).toBe(systemId(b));
   });
 
+  it("a template made with the migrations starts a new DATA_DIR migrated: the first start applies none", async () => {
+    const template = path.join(parent, "template-migrated");
+    await makeTemplate(template, MIGRATIONS);
+    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8"));
+    const applied = (handle: Awaited<ReturnType<typeof openDatabase>>) =>
+      queryRows<{ n: number }>(
+        handle.db,
+        "select count(*)::int as n from drizzle.__drizzle_migrations",
+      );
+
+    const dataDir = path.join(parent, "migrated");
+    const handle = await openDatabase({ dataDir, template });
+    // Before the server's own migrate: the schema is there, every migration recorded once.
+    expect(await applied(handle)).toEqual([{ n: journal.entries.length }]);
+    await handle.db.execute("insert into blog_posts (title, content) values ('Ready', 'x')");
+    await handle.migrate(MIGRATIONS);
+    expect(await applied(handle)).toEqual([{ n: journal.entries.length }]);
+    const rows = await queryRows<{ title: string }>(handle.db, "select title from blog_posts");
+    expect(rows.map((r) => r.title)).toEqual(["Ready"]);
+    await handle.close();
+  });
+
   it("a copy of the template cut short (no PG_VERSION) is copied again at the next start", async () => {
     const template = path.join(parent, "template-cut");
     await makeTemplate(template);
