@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -85,7 +85,17 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-/** A process is at rest once it used under a tenth of a core for two looks in a row. */
+/** Whether a process has child processes running (the share cards' drawing, say). */
+function hasChildren(pid: number): boolean {
+  return readdirSync(`/proc/${pid}/task`).some(
+    (thread) => readFileSync(`/proc/${pid}/task/${thread}/children`, "utf8").trim() !== "",
+  );
+}
+
+/**
+ * A process is at rest once it used under a tenth of a core, with no child process running,
+ * for two looks in a row.
+ */
 const REST = { lookMs: 500, ticksPerLook: 5, looks: 2, timeoutMs: 60_000 };
 
 /** Waits until the server is at rest (its start-up work done), or REST.timeoutMs. */
@@ -96,7 +106,9 @@ async function atRest(pid: number) {
   while (quiet < REST.looks && performance.now() - started < REST.timeoutMs) {
     await sleep(REST.lookMs);
     const now = cpuTicks(pid);
-    quiet = now - last < REST.ticksPerLook ? quiet + 1 : 0;
+    // The cards are drawn in a child process, which may take longer than two looks while the
+    // server waits for its answer; storing them then drops the probed post from the cache.
+    quiet = now - last < REST.ticksPerLook && !hasChildren(pid) ? quiet + 1 : 0;
     last = now;
   }
 }
@@ -131,7 +143,7 @@ export class OwnerSite {
       this.server = await startServer(this.port, env);
       await this.signIn();
       this.pagePath = `/blog/${await findPostSlug(this.base)}`;
-      // A new server draws its pages' share cards first (a worker thread, seconds of CPU on a
+      // A new server draws its pages' share cards first (a child process, seconds of CPU on a
       // seeded site): the actions are measured on a server at rest, as an owner meets it.
       await atRest(this.server.child.pid!);
       await this.warm();
