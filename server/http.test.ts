@@ -6,6 +6,7 @@ import type { ServerBuild } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { parseEnv } from "../app/lib/env.server";
+import { BODY_LIMITS } from "../app/lib/limits";
 import type { DatabaseHandle } from "../database/db.server";
 import { appRouteManifest } from "../tests/app-routes";
 import { createHttpApp } from "./http";
@@ -89,24 +90,59 @@ describe("the HTTP app", () => {
     expect(loads).toBeGreaterThanOrEqual(paths.length);
   });
 
-  it("closes the connection after refusing a body it did not read, so no next request is cut off", async () => {
+  /** A server for the app on a free port, and a raw connection to it that keeps what it reads. */
+  async function rawConnection() {
     const server = createServer(getRequestListener(app().fetch));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, "127.0.0.1");
+    const read = { text: "", closed: false };
+    socket.on("data", (chunk: Buffer) => (read.text += chunk.toString("latin1")));
+    socket.on("close", () => (read.closed = true));
+    /** Resolves once what was read matches `pattern` (or the connection closed). */
+    const until = (pattern: RegExp) =>
+      vi.waitFor(() => expect(read.closed || pattern.test(read.text)).toBe(true), 5000);
+    return { server, socket, read, until };
+  }
+
+  const CONTACT_HEAD =
+    "POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n" +
+    "Content-Type: application/x-www-form-urlencoded\r\n";
+
+  it("refuses a body too large by its stated length at once, reads the rest, and answers the next request on the same connection", async () => {
+    const { server, socket, read, until } = await rawConnection();
     try {
-      const { port } = server.address() as AddressInfo;
-      const socket = connect(port, "127.0.0.1");
-      let answer = "";
-      socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
-      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-      socket.write(
-        "POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n" +
-          "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 11000000\r\n\r\n" +
-          "name=a",
-      );
-      await closed;
-      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
-      expect(answer.toLowerCase()).toContain("connection: close");
+      const length = 2 * BODY_LIMITS.form;
+      socket.write(`${CONTACT_HEAD}Content-Length: ${length}\r\n\r\nname=a`);
+      // The answer comes before the body is all sent: a client still sending reads it, with
+      // no reset, since the server goes on reading.
+      await until(/^HTTP\/1\.1 413 [\s\S]*\r\n\r\n\{[^}]*\}/);
+      expect(read.text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(read.text.toLowerCase()).not.toContain("connection: close");
+      socket.write("a".repeat(length - "name=a".length));
+      socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      await until(/HTTP\/1\.1 200 /);
+      expect(read.closed).toBe(false);
+      expect(read.text.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 413", "HTTP/1.1 200"]);
     } finally {
+      socket.destroy();
+      server.close();
+    }
+  });
+
+  it("closes the connection after refusing a body cut off part way (no stated length)", async () => {
+    const { server, socket, read, until } = await rawConnection();
+    try {
+      const chunk = "a".repeat(64 * 1024);
+      socket.write(`${CONTACT_HEAD}Transfer-Encoding: chunked\r\n\r\n`);
+      for (let sent = 0; sent <= BODY_LIMITS.form; sent += chunk.length) {
+        socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      }
+      await until(/^HTTP\/1\.1 413 [\s\S]*\r\n\r\n/);
+      expect(read.text.toLowerCase()).toContain("connection: close");
+      await vi.waitFor(() => expect(read.closed).toBe(true), 5000);
+    } finally {
+      socket.destroy();
       server.close();
     }
   });

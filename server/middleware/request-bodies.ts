@@ -43,11 +43,19 @@ export function bodyLimits(): MiddlewareHandler<{ Variables: { route?: ResolvedR
   return (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
     const limit = c.get("route")?.policy.bodyLimit ?? BODY_LIMITS.form;
+    const stated = c.req.header("content-length");
+    if (stated !== undefined && !c.req.header("transfer-encoding") && Number(stated) > limit) {
+      // Refused by its stated length, its body untouched: node:http reads the rest and drops
+      // it (within the request's time limit, CONNECTION_LIMITS.requestMs), so a client still
+      // sending reads this answer rather than a reset, and may go on on the same connection.
+      return c.json({ ok: false, error: bodyTooLargeText(limit) }, 413);
+    }
     let check = limits.get(limit);
     if (!check) {
       const error = bodyTooLargeText(limit);
-      // The rest of the body is never read: the connection closes after the answer, so the
-      // client sends its next request on a new one instead of one cut off mid-body.
+      // A body without a stated length, refused part way: the rest is never read, and the
+      // connection closes after the answer, so the client sends its next request on a new one
+      // instead of one cut off mid-body.
       check = bodyLimit({
         maxSize: limit,
         onError: (c) => c.json({ ok: false, error }, 413, { Connection: "close" }),
