@@ -40,7 +40,7 @@ export function acceptedBodyTypes(): MiddlewareHandler {
 export function bodyLimits(): MiddlewareHandler<{ Variables: { route?: ResolvedRoute } }> {
   // One of Hono's middleware per limit, made when first needed.
   const limits = new Map<number, MiddlewareHandler>();
-  return (c, next) => {
+  return async (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
     const limit = c.get("route")?.policy.bodyLimit ?? BODY_LIMITS.form;
     const stated = c.req.header("content-length");
