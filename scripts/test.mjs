@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 const CI = ["true", "1"].includes(process.env.CI ?? "");
 const OUT = ".test-output";
@@ -17,14 +18,25 @@ mkdirSync(OUT, { recursive: true });
 const counts = new Map(); // layer -> { passed, failed, skipped }
 const skips = [];
 const problems = [];
+// Every test that did not pass, named in the summary: a CI log is often read from its end.
+const notPassed = []; // "layer: failed|skipped file > title: first line of the error"
 
-function tally(layer, status) {
+/** Counts one test; `where` names it (file > title) and `error` is its failure, if any. */
+function tally(layer, status, where = "", error) {
   const row = counts.get(layer) ?? { passed: 0, failed: 0, skipped: 0 };
   if (status === "passed") row.passed++;
   else if (status === "failed") row.failed++;
   else row.skipped++;
   counts.set(layer, row);
+  if (status !== "passed") {
+    const first = stripVTControlCharacters(String(error ?? "")).trim().split("\n")[0] ?? "";
+    notPassed.push(`${layer}: ${status} ${where}${first ? `: ${first.slice(0, 200)}` : ""}`);
+  }
 }
+
+/** file > describe > title, for a Vitest JSON assertion result. */
+const vitestName = (file, test) =>
+  [path.relative(process.cwd(), file.name), ...test.ancestorTitles, test.title].join(" > ");
 
 function run(command, args, env = {}) {
   console.log(`\n$ ${command} ${args.join(" ")}`);
@@ -57,7 +69,7 @@ if (existsSync(vitestJson)) {
         : postgres
           ? "integration (PostgreSQL)"
           : "integration (PGlite)";
-      tally(layer, test.status);
+      tally(layer, test.status, vitestName(file, test), test.failureMessages?.[0]);
     }
     if (file.status === "failed" && file.assertionResults.length === 0) {
       problems.push(`Vitest could not run ${path.relative(process.cwd(), file.name)}`);
@@ -98,7 +110,7 @@ function vitestLayer(name, config, layerOf = () => name) {
   let ran = 0;
   for (const file of report.testResults) {
     for (const test of file.assertionResults) {
-      tally(layerOf(file, test), test.status);
+      tally(layerOf(file, test), test.status, vitestName(file, test), test.failureMessages?.[0]);
       ran++;
     }
     if (file.status === "failed" && file.assertionResults.length === 0) {
@@ -133,19 +145,22 @@ if (!existsSync(CHROME)) {
     });
     if (existsSync(e2eJson)) {
       const report = JSON.parse(readFileSync(e2eJson, "utf8"));
-      const visit = (suite) => {
+      const visit = (suite, titles) => {
         for (const spec of suite.specs ?? []) {
           for (const test of spec.tests) {
             const outcome = test.status; // expected | unexpected | flaky | skipped
+            const error = test.results?.find((result) => result.error)?.error?.message;
             tally(
               "end-to-end (Chromium)",
               outcome === "expected" ? "passed" : outcome === "skipped" ? "skipped" : "failed",
+              [...titles, spec.title].join(" > "),
+              error,
             );
           }
         }
-        for (const child of suite.suites ?? []) visit(child);
+        for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
       };
-      for (const suite of report.suites) visit(suite);
+      for (const suite of report.suites) visit(suite, [suite.title]);
       for (const error of report.errors ?? []) problems.push(`Playwright: ${error.message}`);
     } else {
       problems.push(`Playwright produced no report (exit status ${status})`);
@@ -169,6 +184,7 @@ for (const [layer, row] of counts) {
     `  ${layer.padEnd(26)} ${row.passed} passed, ${row.failed} failed${row.skipped ? `, ${row.skipped} skipped` : ""}`,
   );
 }
+for (const line of notPassed) console.log(`  ${line}`);
 for (const reason of skips) console.log(`Skipped: ${reason}`);
 if (CI && skipped > 0) problems.push(`${skipped} tests were skipped, and CI=true allows none`);
 for (const problem of problems) console.log(`Problem: ${problem}`);
