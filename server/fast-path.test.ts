@@ -19,9 +19,11 @@ async function cachedHome(siteHeaders: Record<string, string>) {
   const site = new SiteHeaders();
   site.take(new Response(null, { headers: siteHeaders }));
   /** A GET of `/` with these headers: whether the fast path answered, and what it wrote. */
-  const ask = (headers: Record<string, string>, secure = false) => {
+  const ask = (headers: Record<string, string> | string[], secure = false) => {
     const written: { status?: number; headers?: string[]; body?: unknown } = {};
-    const req = { method: "GET", url: "/", headers } as unknown as IncomingMessage;
+    // As node:http gives them: names as the client spelt them, a repeated header twice.
+    const rawHeaders = Array.isArray(headers) ? headers : Object.entries(headers).flat();
+    const req = { method: "GET", url: "/", rawHeaders } as unknown as IncomingMessage;
     const res = {
       writeHead: (status: number, list: string[]) =>
         Object.assign(written, { status, headers: list }),
@@ -84,5 +86,18 @@ describe("serveCachedPage", () => {
     expect(notModified.body).toBeUndefined();
     expect(notModified.value("content-security-policy")).toBeUndefined();
     expect(notModified.value("content-length")).toBeUndefined();
+  });
+
+  it("reads the headers it needs whatever their case; a session cookie or one of them twice goes to the full app", async () => {
+    const { entry, ask } = await cachedHome({ "x-content-type-options": "nosniff" });
+    const mixed = ask(["HOST", "example.com", "Accept-ENCODING", "gzip", "If-None-Match", "x"]);
+    expect(mixed.body).toBe(bodyOf(entry, true));
+    expect(ask(["if-none-match", 'W/"home"']).status).toBe(304);
+    expect(ask(["Cookie", "theme=dark"]).served).toBe(true);
+    expect(ask(["Cookie", "theme=dark; session=abc"]).served).toBe(false);
+    // node:http would join the two; the full app reads them as it does.
+    expect(ask(["cookie", "theme=dark", "cookie", "session=abc"]).served).toBe(false);
+    expect(ask(["accept-encoding", "br", "Accept-Encoding", "gzip"]).served).toBe(false);
+    expect(ask(["Accept", "application/activity+json"]).served).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { entryHeaders, etagMatches, gzipWanted, hasSessionCookie } from "./page-
 import type { Entry, PageCache } from "./page-cache/store";
 import { HSTS } from "./security";
 import { bodyOf } from "./page-cache/body";
+import { hitHeaders } from "./hit-headers";
 
 /**
  * Cache hits without the framework: a GET for a page the cache holds is answered at the
@@ -150,15 +151,16 @@ export function serveCachedPage(
   isSecure: (req: IncomingMessage) => boolean = () => false,
 ): boolean {
   if (req.method !== "GET" || !site.learned || !req.url?.startsWith("/")) return false;
-  if (hasSessionCookie(req.headers.cookie)) return false;
+  const asked = hitHeaders(req.rawHeaders);
+  if (!asked || hasSessionCookie(asked.cookie)) return false;
   // The home page and posts answer ActivityPub too (server/middleware/federation.ts).
-  if (activityPubWanted(req.headers.accept)) return false;
-  const gzip = gzipOf(req.headers["accept-encoding"]);
+  if (activityPubWanted(asked.accept)) return false;
+  const gzip = gzipOf(asked.acceptEncoding);
   if (gzip === null) return false;
   const entry = cache.get(req.url);
   if (!entry) return false;
 
-  const ifNoneMatch = req.headers["if-none-match"];
+  const ifNoneMatch = asked.ifNoneMatch;
   const notModified = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag);
   const status = notModified ? 304 : entry.status;
   const variant = { status, gzip: gzip && !notModified, showCacheStatus, secure: isSecure(req) };
