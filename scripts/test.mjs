@@ -29,10 +29,9 @@ function tally(layer, status, where = "", error) {
   else row.skipped++;
   counts.set(layer, row);
   if (status !== "passed") {
-    const first =
-      stripVTControlCharacters(String(error ?? ""))
-        .trim()
-        .split("\n")[0] ?? "";
+    const [first] = stripVTControlCharacters(String(error ?? ""))
+      .trim()
+      .split("\n");
     notPassed.push(`${layer}: ${status} ${where}${first ? `: ${first.slice(0, 200)}` : ""}`);
   }
 }
