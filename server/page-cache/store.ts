@@ -10,7 +10,10 @@ import { type Rendered, type StoredBody, storedBody } from "./body";
  *   its tags (./link.ts brings the database's notices, on every instance).
  * - A render that started before a change is not stored (the generation counter moves).
  * - Concurrent misses of one page share one render.
- * - Bounded by bytes, least recently used first out.
+ * - Bounded by bytes, least recently used first out, as a clock (second chance) approximates
+ *   it: a read only marks the entry, and the entry is moved behind the others when it comes up
+ *   for eviction, as PostgreSQL's buffer pool does. Moving an entry on every read (a Map delete
+ *   and set) cost each cache hit more than everything else this store does.
  */
 
 /** Even with no change noticed, an entry is rendered afresh after this long. */
@@ -35,6 +38,8 @@ export type Entry = StoredBody & {
   bytes: number;
   storedAt: number;
   probation: boolean;
+  /** Read since it was stored or last given a second chance (the clock's reference bit). */
+  read: boolean;
 };
 
 export type CacheStatus = "hit" | "miss" | "bypass";
@@ -89,9 +94,7 @@ export class PageCache {
       this.remove(key);
       return undefined;
     }
-    // Least recently used leaves first: a Map iterates in insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.read = true;
     return entry;
   }
 
@@ -135,6 +138,7 @@ export class PageCache {
         bytes,
         storedAt: Date.now(),
         probation,
+        read: false,
       };
       // A change arrived while rendering: serve this response, but do not keep it.
       if (keep && generation === this.generation) this.store(entry);
@@ -160,18 +164,35 @@ export class PageCache {
       if (!keys) this.byTag.set(tag, (keys = new Set()));
       keys.add(entry.key);
     }
-    // Probation pages over their share go first, least recently used first; then, over the
-    // whole bound, any page least recently used.
+    // Probation pages over their share go first; then, over the whole bound, any page.
     const probationMax = this.maxBytes * PROBATION_SHARE;
-    if (this.probationBytes > probationMax) {
-      for (const [key, stored] of this.entries) {
-        if (this.probationBytes <= probationMax) break;
-        if (stored.probation) this.remove(key);
+    this.evict(
+      () => this.probationBytes > probationMax,
+      (stored) => stored.probation,
+    );
+    this.evict(
+      () => this.bytes > this.maxBytes,
+      () => true,
+    );
+  }
+
+  /**
+   * Drops entries that `may` allow, oldest first, while `over()`. One read since it was
+   * placed gets a second chance instead: it goes behind the others, unread, and leaves on its
+   * turn unless read again. A Map iterates in insertion order, and reaches entries put behind
+   * during the loop, so the loop ends: each entry is moved at most once.
+   */
+  private evict(over: () => boolean, may: (entry: Entry) => boolean) {
+    for (const [key, entry] of this.entries) {
+      if (!over()) return;
+      if (!may(entry)) continue;
+      if (entry.read) {
+        entry.read = false;
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+      } else {
+        this.remove(key);
       }
-    }
-    for (const key of this.entries.keys()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.remove(key);
     }
   }
 
