@@ -16,6 +16,9 @@
 //   --client auto|wrk|autocannon  load generator (default auto: wrk when installed). autocannon
 //                    runs inside this Node process and takes most of a core; wrk, in C, takes
 //                    far less of the two the server and the reference share.
+//   --pin on|off     on (default, Linux with taskset): each round puts the app's and the node:http
+//                    reference's main thread on one core and wrk on the other, alternating
+//                    cores by round, so both meet the same core (bench/cores.mjs says why)
 //   --json FILE      also write the results as JSON
 //   --data-dir existing|new   existing (default): each measured server starts on the directory
 //                    the first start created, as a restarted site does; new: each starts on an
@@ -40,6 +43,7 @@ import zlib from "node:zlib";
 import autocannon from "autocannon";
 
 import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
+import { corePinning } from "./cores.mjs";
 import { addPosts } from "./run-content.mjs";
 import { runWrk } from "./wrk.mjs";
 
@@ -60,6 +64,7 @@ const { values: args } = parseArgs({
     client: { type: "string", default: "auto" },
     json: { type: "string" },
     "data-dir": { type: "string", default: "existing" },
+    pin: { type: "string", default: "on" },
   },
 });
 
@@ -89,6 +94,7 @@ if (!["auto", "nginx", "node"].includes(args.reference))
 if (!["gzip", "identity"].includes(args.encoding)) usage("--encoding expects gzip or identity");
 if (!["auto", "wrk", "autocannon"].includes(args.client))
   usage("--client expects auto, wrk or autocannon");
+if (!["on", "off"].includes(args.pin)) usage("--pin expects on or off");
 
 /** Every request (probes, snapshots and load) sends these, so the bytes compared are the same. */
 const HEADERS =
@@ -487,9 +493,19 @@ async function autocannonRun(url, duration) {
   };
 }
 
-/** One wrk run, in a process of its own. */
-const wrkRun = (url, duration) =>
-  runWrk(WRK, { url, connections: CONNECTIONS, duration, headers: HEADERS });
+/** One wrk run, in a process of its own; on `core` when given. */
+const wrkRun = (url, duration, core) =>
+  runWrk(WRK, {
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: HEADERS,
+    onCore: core === undefined ? undefined : (command, argv) => PINNING.onCore(core, command, argv),
+  });
+
+/** Core pinning for the slices (./cores.mjs), or null with the reason in PINNING_OFF. */
+const { pinning: PINNING, why: PINNING_OFF } =
+  args.pin === "off" ? { pinning: null, why: "--pin off" } : corePinning();
 
 /** Records a failure when a load run met errors or answers other than 2xx. */
 function checkLoad(result, what) {
@@ -506,16 +522,23 @@ function checkLoad(result, what) {
  * target 2, …, then again), after a warm-up each, and sums each target's slices: req/s is the
  * mean of its slices (all alike in length), p50 their median, p99 their worst. One after the
  * other, a server measured in a quiet moment and its reference in a busy one (or the reverse)
- * differed by a third on this two-core machine; taking turns puts a drift on both.
- * `targets` are { port, path, label, exited }; `exited()` names a process that died, or null.
+ * differed by a third on this two-core machine; taking turns puts a drift on both. With
+ * PINNING, a target with a `pid` (a single-threaded server) has its main thread on the round's
+ * core and wrk on the other; nginx (no pid, a worker per core) and wrk then run where the
+ * system puts them.
+ * `targets` are { port, path, label, exited, pid? }; `exited()` names a process that died, or
+ * null.
  */
 async function loadInTurns(targets) {
-  const run = (target, duration) => {
+  const run = (target, duration, round) => {
     const url = `http://127.0.0.1:${target.port}${target.path}`;
-    return WRK ? wrkRun(url, duration) : autocannonRun(url, duration);
+    if (!WRK) return autocannonRun(url, duration);
+    if (!PINNING || target.pid === undefined) return wrkRun(url, duration);
+    PINNING.pinThread(target.pid, PINNING.serverCore(round));
+    return wrkRun(url, duration, PINNING.loadCore(round));
   };
-  const checked = async (target, duration, what) => {
-    const result = await run(target, duration);
+  const checked = async (target, duration, what, round = 0) => {
+    const result = await run(target, duration, round);
     const died = target.exited();
     if (died) throw new Error(died);
     checkLoad(result, `${target.label} ${target.path} (${what})`);
@@ -525,7 +548,7 @@ async function loadInTurns(targets) {
   const slices = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, target] of targets.entries()) {
-      slices[index].push(await checked(target, SLICE_SECONDS, "measured"));
+      slices[index].push(await checked(target, SLICE_SECONDS, "measured", round));
     }
   }
   return slices.map((results) => {
@@ -634,12 +657,14 @@ async function main() {
           path: page.path,
           label: `app PAGE_CACHE=${mode}`,
           exited: exited(app.child),
+          pid: app.child.process.pid,
         },
         ...references.map((reference) => ({
           port: reference.port,
           path: page.refPaths[reference.kind],
           label: reference.kind,
           exited: exited(reference.child),
+          pid: reference.kind === "node" ? reference.child.process.pid : undefined,
         })),
       ]);
       const byReference = {};
@@ -823,6 +848,11 @@ function report({
           "from wrk's latencies in milliseconds."
         : "(each the mean of per-second samples); p50 the slices' median, p99 their worst, " +
           "in whole milliseconds (autocannon's resolution)."),
+    WRK && PINNING
+      ? "Cores: in each round the app's and the node:http reference's main thread run on one " +
+          "core and wrk on the other, cores alternating by round (bench/cores.mjs); nginx and " +
+          "wrk beside it run where the system puts them."
+      : `Cores: not pinned (${WRK ? PINNING_OFF : "autocannon runs in this process"}).`,
     "",
     "| cache | page | body bytes | req/s | p50 ms | p99 ms | " +
       references
@@ -905,6 +935,7 @@ function report({
         warmup: WARMUP,
         connections: CONNECTIONS,
         encoding: args.encoding,
+        pinned: Boolean(WRK && PINNING),
       },
       postCount,
       seedSeconds,

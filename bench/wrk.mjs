@@ -39,15 +39,21 @@ export function parseWrk(output) {
   };
 }
 
-/** One run of `wrk` (one thread: the server and the reference need the other cores). */
-export function runWrk(wrk, { url, connections, duration, headers }) {
+/**
+ * One run of `wrk` (one thread: the server and the reference need the other cores). `onCore`,
+ * when given, maps the command to one run on a chosen core (./cores.mjs).
+ */
+export function runWrk(wrk, { url, connections, duration, headers, onCore }) {
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => [
     "-H",
     `${name}: ${value}`,
   ]);
   const argv = ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "10s", "--latency"];
   return new Promise((resolve, reject) => {
-    execFile(wrk, [...argv, ...headerArgs, url], (error, stdout, stderr) => {
+    const [command, args] = onCore
+      ? onCore(wrk, [...argv, ...headerArgs, url])
+      : [wrk, [...argv, ...headerArgs, url]];
+    execFile(command, args, (error, stdout, stderr) => {
       if (error) reject(new Error(`wrk failed: ${error.message}\n${stderr}`));
       else resolve(parseWrk(stdout));
     });
