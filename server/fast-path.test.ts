@@ -36,7 +36,8 @@ async function cachedHome(siteHeaders: Record<string, string>) {
       const at = names.indexOf(name);
       return at === -1 ? undefined : list[2 * at + 1];
     };
-    return { served, status: written.status, body: written.body, names, value };
+    const rawNames = list.filter((_, i) => i % 2 === 0);
+    return { served, status: written.status, body: written.body, names, rawNames, value };
   };
   return { entry: entry!, ask };
 }
@@ -68,6 +69,19 @@ describe("serveCachedPage", () => {
       expect(notModified.status).toBe(304);
       expect(notModified.names).not.toContain("content-type");
       expect(notModified.names).toContain("strict-transport-security");
+    }
+  });
+
+  it("names its headers in lower case, each once, as the full app's Headers send them", async () => {
+    const { ask } = await cachedHome({ "x-content-type-options": "nosniff" });
+    for (const answer of [
+      ask({ "accept-encoding": "gzip" }, true),
+      ask({}),
+      ask({ "if-none-match": 'W/"home"' }, true),
+    ]) {
+      expect(answer.rawNames.length).toBeGreaterThan(5);
+      expect(answer.rawNames).toEqual(answer.names);
+      expect(new Set(answer.rawNames).size).toBe(answer.rawNames.length);
     }
   });
 

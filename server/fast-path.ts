@@ -78,7 +78,9 @@ export class SiteHeaders {
   /**
    * The headers every hit on `entry` sends alike, flat as writeHead takes them: the site-wide
    * ones, then the entry's and the body's length. Made once per entry and kind of answer
-   * (status, gzip, whether the cache status is said, https), not per request.
+   * (status, gzip, whether the cache status is said, https), not per request. Names are in
+   * lower case, as the full app sends them (a Headers object keeps them so): the same answer
+   * whichever path gave it.
    */
   fixedFor(entry: Entry, variant: Variant): string[] {
     let variants = this.fixed.get(entry);
@@ -98,14 +100,17 @@ export class SiteHeaders {
           : [["Content-Length", String(bodyOf(entry, variant.gzip).length)]];
       headers = [
         ...this.for(variant.status),
-        ...entryHeaders(entry, "hit", variant.gzip).filter(
-          ([name]) => variant.showCacheStatus || name !== "X-Page-Cache",
-        ),
+        ...entryHeaders(entry, "hit", variant.gzip),
         // As the full app does (server/security.ts): HSTS on https requests only.
         ...(variant.secure ? [["Strict-Transport-Security", HSTS] as [string, string]] : []),
         ...length,
       ]
-        .filter(([name]) => variant.status !== 304 || name.toLowerCase() !== "content-type")
+        .map(([name, value]) => [name.toLowerCase(), value])
+        .filter(
+          ([name]) =>
+            (variant.showCacheStatus || name !== "x-page-cache") &&
+            (variant.status !== 304 || name !== "content-type"),
+        )
         .flat();
       variants[index] = headers;
     }
@@ -165,7 +170,7 @@ export function serveCachedPage(
   const status = notModified ? 304 : entry.status;
   const variant = { status, gzip: gzip && !notModified, showCacheStatus, secure: isSecure(req) };
   const headers = site.fixedFor(entry, variant).slice();
-  headers.push("X-Request-Id", randomUUID());
+  headers.push("x-request-id", randomUUID());
   res.writeHead(status, headers);
   res.end(notModified ? undefined : bodyOf(entry, variant.gzip));
   return true;
