@@ -877,7 +877,8 @@ function report({
   );
   for (const run of runs) {
     for (const row of run.rows) {
-      const refs = Object.values(row.references);
+      // In the columns' order (the order the references were loaded in may differ).
+      const refs = references.map(({ kind }) => row.references[kind]);
       const sum = (pick) => pick(row.app) + refs.reduce((n, ref) => n + pick(ref), 0);
       out.push(
         `| ${run.cache} | ${row.page} \`${row.path}\` | ${row.bodyBytes} | ${fmt(row.app.reqPerSec)} | ` +
