@@ -10,7 +10,10 @@ const page = () => ({
   body: Buffer.from("<!doctype html><p>a page</p>"),
 });
 
-/** A cache bounded to exactly four pages of `page()` under keys as long as "/p/a". */
+/**
+ * A cache bounded to exactly four pages of `page()` under keys as long as "/p/a" (a longer
+ * key makes a page larger than a quarter of the cache, which is never kept).
+ */
 async function cacheOfFourPages() {
   const probe = new PageCache({ maxBytes: 1 << 20 });
   const { entry } = await probe.fill("/p/a", async () => page());
@@ -48,5 +51,25 @@ describe("the page cache's order of leaving", () => {
     await store("/p/f");
     await store("/p/g");
     expect(kept(["/p/a", "/p/b", "/p/c", "/p/d"])).toEqual(["/p/a"]);
+  });
+
+  it("lets a page just stored go first when every other page has been read since", async () => {
+    const { cache, store, kept } = await cacheOfFourPages();
+    for (const key of ["/p/a", "/p/b", "/p/c", "/p/d"]) await store(key);
+    for (const key of ["/p/a", "/p/b", "/p/c", "/p/d"]) cache.get(key);
+    // A crawler's page: served, but the four pages being read stay (a get of a missing page
+    // marks nothing; a get of a kept one would).
+    const { entry } = await store("/p/x");
+    expect(entry).not.toBeNull();
+    expect(kept(["/p/x"])).toEqual([]);
+    expect(cache.size).toBe(4);
+    // The sweep cleared their marks: the next page stays, and the oldest unread one goes.
+    await store("/p/y");
+    expect(kept(["/p/a", "/p/b", "/p/c", "/p/d", "/p/y"])).toEqual([
+      "/p/b",
+      "/p/c",
+      "/p/d",
+      "/p/y",
+    ]);
   });
 });

@@ -13,7 +13,9 @@ import { type Rendered, type StoredBody, storedBody } from "./body";
  * - Bounded by bytes, least recently used first out, as a clock (second chance) approximates
  *   it: a read only marks the entry, and the entry is moved behind the others when it comes up
  *   for eviction, as PostgreSQL's buffer pool does. Moving an entry on every read (a Map delete
- *   and set) cost each cache hit more than everything else this store does.
+ *   and set) cost each cache hit more than everything else this store does. A page starts
+ *   unread: when every other page has been read since the last sweep, the page just stored is
+ *   the one that leaves, so a crawler walking every post cannot push out the pages people read.
  */
 
 /** Even with no change noticed, an entry is rendered afresh after this long. */
