@@ -222,6 +222,10 @@ test.describe("images", () => {
     page,
     request,
   }) => {
+    // Uploads by button, paste and drop (each resized by sharp), the refusals, a save and the
+    // reader: it took 59 s alone on a slow hour of a shared two-core machine, against the 60 s
+    // every test gets, and timed out in a full run.
+    test.slow();
     await signInPage(page, "/blog/new");
     await newPost(page, "Pictures");
     await page.keyboard.type("Above the first picture.");
