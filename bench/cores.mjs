@@ -10,24 +10,15 @@
 //
 // Linux only, through util-linux's `taskset`; elsewhere, or on one core, nothing is pinned.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
-
-function findTaskset() {
-  if (process.platform !== "linux") return undefined;
-  for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
-    if (existsSync(path.join(dir, "taskset"))) return path.join(dir, "taskset");
-  }
-  return undefined;
-}
 
 /**
- * Core pinning for a run: `null` when it cannot be done here (not Linux, no taskset, one core),
- * with `why` saying so for the report.
+ * Core pinning for a run, through `taskset` (its path, or undefined when it is not on PATH):
+ * `null` when it cannot be done here (not Linux, no taskset, one core), with `why` saying so
+ * for the report.
  */
-export function corePinning() {
-  const taskset = findTaskset();
+export function corePinning(taskset) {
+  if (process.platform !== "linux") return { pinning: null, why: "not Linux" };
   if (!taskset) return { pinning: null, why: "no taskset (util-linux) on PATH" };
   if (os.availableParallelism() < 2) return { pinning: null, why: "one core" };
   return {

@@ -506,7 +506,7 @@ const wrkRun = (url, duration, core) =>
 
 /** Core pinning for the slices (./cores.mjs), or null with the reason in PINNING_OFF. */
 const { pinning: PINNING, why: PINNING_OFF } =
-  args.pin === "off" ? { pinning: null, why: "--pin off" } : corePinning();
+  args.pin === "off" ? { pinning: null, why: "--pin off" } : corePinning(findExecutable("taskset"));
 
 /** Records a failure when a load run met errors or answers other than 2xx. */
 function checkLoad(result, what) {
