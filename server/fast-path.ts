@@ -77,10 +77,11 @@ export class SiteHeaders {
 
   /**
    * The headers every hit on `entry` sends alike, flat as writeHead takes them: the site-wide
-   * ones, then the entry's and the body's length. Made once per entry and kind of answer
-   * (status, gzip, whether the cache status is said, https), not per request. Names are in
-   * lower case, as the full app sends them (a Headers object keeps them so): the same answer
-   * whichever path gave it.
+   * ones, then the entry's and the body's length, and last `x-request-id` with an empty value
+   * for each hit to fill in its copy (a copy of the same length: no array grows per request).
+   * Made once per entry and kind of answer (status, gzip, whether the cache status is said,
+   * https), not per request. Names are in lower case, as the full app sends them (a Headers
+   * object keeps them so): the same answer whichever path gave it.
    */
   fixedFor(entry: Entry, variant: Variant): string[] {
     let variants = this.fixed.get(entry);
@@ -112,6 +113,7 @@ export class SiteHeaders {
             (variant.status !== 304 || name !== "content-type"),
         )
         .flat();
+      headers.push("x-request-id", "");
       variants[index] = headers;
     }
     return headers;
@@ -170,7 +172,7 @@ export function serveCachedPage(
   const status = notModified ? 304 : entry.status;
   const variant = { status, gzip: gzip && !notModified, showCacheStatus, secure: isSecure(req) };
   const headers = site.fixedFor(entry, variant).slice();
-  headers.push("x-request-id", randomUUID());
+  headers[headers.length - 1] = randomUUID();
   res.writeHead(status, headers);
   res.end(notModified ? undefined : bodyOf(entry, variant.gzip));
   return true;
