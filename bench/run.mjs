@@ -46,7 +46,7 @@ import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
 import { corePinning } from "./cores.mjs";
 import { pairedShare } from "./paired-share.mjs";
 import { addPosts } from "./run-content.mjs";
-import { runWrk } from "./wrk.mjs";
+import { mergedPercentileMs, runWrk } from "./wrk.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NODE = path.join(root, "node_modules/.bin/node");
@@ -521,7 +521,8 @@ function checkLoad(result, what) {
 /**
  * Loads each target's URL for DURATION seconds in ROUNDS slices that take turns (target 1,
  * target 2, …, then again), after a warm-up each, and sums each target's slices: req/s is the
- * mean of its slices (all alike in length), p50 their median, p99 their worst. One after the
+ * mean of its slices (all alike in length), p50 and p99 those of all their requests together
+ * (with wrk; with autocannon, the slices' median p50 and worst p99). One after the
  * other, a server measured in a quiet moment and its reference in a busy one (or the reverse)
  * differed by a third on this two-core machine; taking turns puts a drift on both. With
  * PINNING, a target with a `pid` (a single-threaded server) has its main thread on the round's
@@ -555,12 +556,19 @@ async function loadInTurns(targets) {
   return slices.map((results) => {
     const sum = (key) => results.reduce((total, result) => total + result[key], 0);
     const sorted = (key) => results.map((result) => result[key]).sort((a, b) => a - b);
+    const histograms = results.map((result) => result.latencyHistogram);
+    const merged = histograms.every(Boolean);
     return {
       reqPerSec: sum("reqPerSec") / results.length,
       /** Each slice's req/s, round by round. */
       sliceReqPerSec: results.map((result) => result.reqPerSec),
-      p50Ms: sorted("p50Ms")[Math.floor((results.length - 1) / 2)],
-      p99Ms: sorted("p99Ms").at(-1),
+      // Over every request of the slices (wrk); else the slices' median and worst (autocannon).
+      p50Ms: merged
+        ? mergedPercentileMs(histograms, 50)
+        : sorted("p50Ms")[Math.floor((results.length - 1) / 2)],
+      p99Ms: merged ? mergedPercentileMs(histograms, 99) : sorted("p99Ms").at(-1),
+      /** The worst one-slice p99: a second-long stall shows here first. */
+      worstSliceP99Ms: sorted("p99Ms").at(-1),
       requests: sum("requests"),
       non2xx: sum("non2xx"),
       errors: sum("errors"),
@@ -853,8 +861,9 @@ function report({
       `Accept-Encoding: ${HEADERS["accept-encoding"] ?? "none"}. ` +
       "req/s is the mean of the slices' " +
       (WRK
-        ? "(requests over each slice's length); p50 the slices' median, p99 their worst, " +
-          "from wrk's latencies in milliseconds."
+        ? "(requests over each slice's length); p50 and p99 over every request of the slices " +
+          "(wrk's latencies of each slice merged), in milliseconds; the JSON also holds the " +
+          "worst slice's p99."
         : "(each the mean of per-second samples); p50 the slices' median, p99 their worst, " +
           "in whole milliseconds (autocannon's resolution)."),
     "A share (% of a reference) is the median over rounds of the app's req/s in a slice over " +

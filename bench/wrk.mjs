@@ -1,5 +1,9 @@
 // wrk (https://github.com/wg/wrk) as bench/run.mjs's load generator: one run, and what it prints.
 import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** Prints every latency a run recorded, for runs to be merged (mergedPercentileMs). */
+const LATENCY_SCRIPT = fileURLToPath(new URL("./wrk-latency.lua", import.meta.url));
 
 /** wrk's durations ("812.00us", "1.52ms", "2.01s", "1.00m") in milliseconds. */
 export function wrkMs(text) {
@@ -27,6 +31,7 @@ export function parseWrk(output) {
     output,
   );
   const [connect, read, write, timeouts] = socket ? socket.slice(1).map(Number) : [0, 0, 0, 0];
+  const histogram = /^latency-histogram-us (.*)$/m.exec(output);
   return {
     reqPerSec,
     p50Ms: percentile(50),
@@ -36,7 +41,45 @@ export function parseWrk(output) {
     errors: connect + read + write + timeouts,
     timeouts,
     codes: non2xx ? `${non2xx[1]} neither 2xx nor 3xx` : "",
+    /** [microseconds, count] for each latency recorded (./wrk-latency.lua), when it ran. */
+    latencyHistogram: histogram ? parseHistogram(histogram[1]) : undefined,
   };
+}
+
+/** "value:count value:count …" as printed by ./wrk-latency.lua. */
+function parseHistogram(text) {
+  return text
+    .trim()
+    .split(" ")
+    .filter(Boolean)
+    .map((pair) => {
+      const [value, count] = pair.split(":").map(Number);
+      if (!Number.isInteger(value) || !Number.isInteger(count)) {
+        throw new Error(`wrk-latency.lua printed a pair this bench cannot read: ${pair}`);
+      }
+      return [value, count];
+    });
+}
+
+/**
+ * The `p`th percentile in milliseconds of several runs' latencies together (their
+ * histograms merged), ranked as wrk ranks its own: the smallest latency that at least
+ * round(p% of the requests + 0.5) requests took or undercut.
+ */
+export function mergedPercentileMs(histograms, p) {
+  const counts = new Map();
+  for (const histogram of histograms) {
+    for (const [value, count] of histogram) counts.set(value, (counts.get(value) ?? 0) + count);
+  }
+  const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
+  if (total === 0) throw new Error("no latencies to take a percentile of");
+  const rank = Math.round((p / 100) * total + 0.5);
+  let seen = 0;
+  for (const value of [...counts.keys()].sort((a, b) => a - b)) {
+    seen += counts.get(value);
+    if (seen >= rank) return value / 1000;
+  }
+  return Math.max(...counts.keys()) / 1000;
 }
 
 /**
@@ -48,7 +91,16 @@ export function runWrk(wrk, { url, connections, duration, headers, onCore }) {
     "-H",
     `${name}: ${value}`,
   ]);
-  const argv = ["-t1", `-c${connections}`, `-d${duration}s`, "--timeout", "10s", "--latency"];
+  const argv = [
+    "-t1",
+    `-c${connections}`,
+    `-d${duration}s`,
+    "--timeout",
+    "10s",
+    "--latency",
+    "-s",
+    LATENCY_SCRIPT,
+  ];
   return new Promise((resolve, reject) => {
     const [command, args] = onCore
       ? onCore(wrk, [...argv, ...headerArgs, url])

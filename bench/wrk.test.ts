@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { parseWrk, wrkMs } from "./wrk.mjs";
+import { mergedPercentileMs, parseWrk, wrkMs } from "./wrk.mjs";
 
 // What `wrk -t1 -c50 -d10s --latency` printed here (wrk 4.1.0), with and without errors.
 const CLEAN = `Running 10s test @ http://127.0.0.1:3400/blog
@@ -69,5 +69,44 @@ describe("reading wrk's report", () => {
 
   it("refuses a report without the latency distribution (wrk run without --latency)", () => {
     expect(() => parseWrk(CLEAN.replace(/ {5}99%.*\n/, ""))).toThrow("lacks the 99% latency");
+  });
+
+  it("reads the latencies that wrk-latency.lua prints after the report", () => {
+    const run = parseWrk(`${CLEAN}latency-histogram-us 812:3 5930:40 11840:2\n`);
+    expect(run.latencyHistogram).toEqual([
+      [812, 3],
+      [5930, 40],
+      [11840, 2],
+    ]);
+    expect(() => parseWrk(`${CLEAN}latency-histogram-us 812:x\n`)).toThrow("812:x");
+  });
+});
+
+describe("percentiles over several runs", () => {
+  it("ranks as wrk does: the smallest latency at least round(p% of n + 0.5) requests reached", () => {
+    const run = [
+      [1000, 50],
+      [2000, 49],
+      [9000, 1],
+    ];
+    expect(mergedPercentileMs([run], 50)).toBe(2);
+    expect(mergedPercentileMs([run], 99)).toBe(9);
+  });
+
+  it("takes the p99 of all requests together, not the worst of the runs' p99s", () => {
+    // One slow request in the first second: that second's own p99 is it (50 ms), but it is one
+    // request in two hundred.
+    const first = [
+      [1000, 99],
+      [50_000, 1],
+    ];
+    const second = [[2000, 100]];
+    expect(mergedPercentileMs([first], 99)).toBe(50);
+    expect(mergedPercentileMs([first, second], 99)).toBe(2);
+    expect(mergedPercentileMs([first, second], 99.9)).toBe(50);
+  });
+
+  it("refuses runs that recorded nothing", () => {
+    expect(() => mergedPercentileMs([[], []], 99)).toThrow("no latencies");
   });
 });
