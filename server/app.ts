@@ -27,6 +27,7 @@ import { startJobWorker } from "./jobs";
 import { startNewsletterWorker } from "./newsletter";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
+import { forwardedProtoOf } from "./hit-headers";
 import { startMediaFiles } from "./media";
 import { securityOptionsOf } from "./security";
 import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link";
@@ -308,10 +309,7 @@ function secureRequests(env: Env) {
       trust,
       siteIsHttps,
       () => req.socket.remoteAddress,
-      () => {
-        const value = req.headers["x-forwarded-proto"];
-        return typeof value === "string" ? value : (value?.join(",") ?? null);
-      },
+      () => forwardedProtoOf(req.rawHeaders),
     );
 }
 

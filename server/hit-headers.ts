@@ -43,3 +43,20 @@ export function hitHeaders(raw: string[]): HitHeaders | null {
   }
   return { cookie, accept, acceptEncoding, ifNoneMatch };
 }
+
+/**
+ * X-Forwarded-Proto from the raw list, repeated ones joined with ", " as node:http joins them
+ * into `req.headers`; null when it is not there. Reading `req.headers` instead would build the
+ * object of every header on each cache hit behind a trusted proxy (about 1.7 µs for a
+ * browser's 17 headers, against 0.1 µs for this pass: `npm run bench:hit-headers`).
+ */
+export function forwardedProtoOf(raw: string[]): string | null {
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 17 && name.toLowerCase() === "x-forwarded-proto") {
+      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    }
+  }
+  return value;
+}
