@@ -5,6 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { buildDirectory } from "./server/build-directory.mjs";
+import { keepTickObjectMaps } from "./server/tick-maps.mjs";
+
+// Before anything else: cache hits stay a tenth faster (./server/tick-maps.mjs).
+keepTickObjectMaps();
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
