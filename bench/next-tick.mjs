@@ -47,7 +47,9 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
 const kept = median(samples["maps kept (server/tick-maps.mjs)"]);
-console.log(`node ${process.version}; ${ROUNDS} rounds of ${TICKS.toLocaleString("en")} ticks per state\n`);
+console.log(
+  `node ${process.version}; ${ROUNDS} rounds of ${TICKS.toLocaleString("en")} ticks per state\n`,
+);
 console.log("| state | ns per nextTick (median) | range | × kept |");
 console.log("|---|---:|---:|---:|");
 for (const [name, values] of Object.entries(samples)) {
