@@ -30,6 +30,7 @@ import { parseArgs } from "node:util";
 
 import lighthouse from "lighthouse";
 
+import { SERVER_ENTRY_FILES } from "../server/build-directory.mjs";
 import { NODE_ENV_SETTINGS, NODE_FLAGS } from "../server/node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -101,13 +102,7 @@ function snapshotSite(into) {
   if (!existsSync(path.join(root, "build/server/index.js"))) {
     throw new Error("no production build in build/: run `npm run audit`, which builds first");
   }
-  for (const entry of [
-    "server.js",
-    "server/build-directory.mjs",
-    "package.json",
-    "build",
-    "database/migrations",
-  ]) {
+  for (const entry of [...SERVER_ENTRY_FILES, "package.json", "build", "database/migrations"]) {
     cpSync(path.join(root, entry), path.join(into, entry), { recursive: true });
   }
   symlinkSync(path.join(root, "node_modules"), path.join(into, "node_modules"), "dir");

@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 
+import { SERVER_ENTRY_FILES } from "../../server/build-directory.mjs";
 import { copyProductionBuild } from "../build-copy";
 
 declare module "vitest" {
@@ -10,11 +11,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const copy = await copyProductionBuild([
-    "server.js",
-    "server/build-directory.mjs",
-    "database/migrations",
-  ]);
+  const copy = await copyProductionBuild([...SERVER_ENTRY_FILES, "database/migrations"]);
   project.provide("serverRoot", copy.dir);
   return copy.remove;
 }
