@@ -1,6 +1,11 @@
-import sharp from "sharp";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
+import sharp from "sharp";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type * as ImageThreadModule from "./image-thread.server";
 import { processImage, processPhoto } from "./processing.server";
 import {
   ANIMATION_MAX_PIXELS,
@@ -9,23 +14,35 @@ import {
   UPLOAD_TEXT,
 } from "./uploads";
 
-// Every picture is made here, from code. sharp runs for real; the wrapper below only records
-// what each `sharp(input, options)` was given, so the test sees how often an upload's own bytes
-// were opened, and how (a header read passes `limitInputPixels: false`, a decode does not).
-const opened = vi.hoisted(() => [] as { input: unknown; options: Record<string, unknown> }[]);
-vi.mock("sharp", async (importOriginal) => {
-  const actual = (await importOriginal<{ default: typeof sharp }>()).default;
-  const recorded = (...args: Parameters<typeof actual>) => {
-    opened.push({ input: args[0], options: (args[1] ?? {}) as Record<string, unknown> });
-    return actual(...args);
-  };
-  return { default: Object.assign(recorded, actual) };
+// Every picture is made here, from code. sharp runs for real, in the image thread; the thread is
+// handed a wrapper (./recording-sharp.test-helper.cjs) that writes down what each
+// `sharp(input, options)` was given, so the test sees how often an upload's own bytes were
+// opened, how (a header read passes `limitInputPixels: false`, a decode does not), and where.
+const openings = vi.hoisted(() => {
+  const file = `${process.env.TMPDIR ?? "/tmp"}/sharp-openings-${process.pid}.jsonl`;
+  process.env.SHARP_OPENINGS_FILE = file;
+  return file;
+});
+vi.mock("./image-thread.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof ImageThreadModule>();
+  const sharpPath = path.join(import.meta.dirname, "recording-sharp.test-helper.cjs");
+  return { ...actual, createImageThread: () => actual.createImageThread({ sharpPath }) };
 });
 
-/** How the upload `bytes` was opened: header reads and decodes. */
+type Opening = { digest: string; header: boolean; threadId: number };
+const digestOf = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** How the upload `bytes` (or any upload of the same content) was opened: header reads and decodes. */
 function openingsOf(bytes: Uint8Array) {
-  const mine = opened.filter(({ input }) => input === bytes);
-  const headers = mine.filter(({ options }) => options.limitInputPixels === false).length;
+  const digest = digestOf(bytes);
+  const mine = readFileSync(openings, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Opening)
+    .filter((opening) => opening.digest === digest);
+  // Never on this thread, which stands for the server's: only the image thread runs sharp.
+  expect(mine.filter((opening) => opening.threadId === 0)).toEqual([]);
+  const headers = mine.filter(({ header }) => header).length;
   return { headers, decodes: mine.length - headers };
 }
 
@@ -60,8 +77,10 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  opened.length = 0;
+  writeFileSync(openings, "");
 });
+
+afterAll(() => rmSync(openings, { force: true }));
 
 describe("an animated post image", () => {
   it("is refused from its header when its frames hold too many pixels, decoding none", async () => {
@@ -69,7 +88,7 @@ describe("an animated post image", () => {
     const header = await sharp(bomb).metadata();
     expect([header.pages, header.width, header.height]).toEqual([50, 1000, 1000]);
     expect(50 * 1000 * 1000).toBeGreaterThan(ANIMATION_MAX_PIXELS);
-    opened.length = 0;
+    writeFileSync(openings, "");
 
     expect(await processImage(bomb)).toEqual({
       ok: false,
@@ -92,7 +111,7 @@ describe("an animated post image", () => {
       .webp({ effort: 0 })
       .toBuffer();
     expect((await sharp(webp).metadata()).pages).toBe(26);
-    opened.length = 0;
+    writeFileSync(openings, "");
     expect(await processImage(webp)).toEqual({
       ok: false,
       error: UPLOAD_TEXT.animationTooManyPixels,
@@ -178,7 +197,10 @@ describe("image uploads at once", () => {
       { ok: false, error: UPLOAD_TEXT.busy, busy: true },
       { ok: false, error: UPLOAD_TEXT.busy, busy: true },
     ]);
-    const decoded = copies.map((bytes) => openingsOf(bytes).decodes);
-    expect(decoded.filter((n) => n === 0)).toHaveLength(2);
+    // The copies are the same bytes: each had its header read, and only those with a turn were decoded.
+    expect(openingsOf(jpeg)).toEqual({
+      headers: copies.length,
+      decodes: 1 + PROCESSING_MAX_WAITING,
+    });
   });
 });

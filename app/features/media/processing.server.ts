@@ -6,26 +6,18 @@
  * decoded and encoded again, so what is served is pixels this server wrote: no EXIF (GPS
  * position, camera serial), no ICC or XMP, nothing appended after the image.
  *
- * The checks read headers only and run at once; the decoding and encoding (./image-files.server.ts)
- * run one upload at a time in this process, in a queue with a few places (./queue.server.ts), so
- * uploads never decode side by side and a flood of them is answered "busy" at once.
+ * The checks read headers only and run at once; the decoding and encoding run one upload at a
+ * time in this process, in a queue with a few places (./queue.server.ts), so uploads never decode
+ * side by side and a flood of them is answered "busy" at once. Every pixel, and sharp itself, is
+ * in the image thread (./image-thread.server.ts), never on the thread that answers requests.
  */
 
 // file-type is loaded with the server, not by the first upload: importing it holds the event
-// loop for one stretch of about 50 ms, and an upload that also loads sharp (app/lib/sharp.server.ts,
-// 70-100 ms more) then held /healthz and cached pages past 100 ms (tests/load/owner-actions.test.ts).
+// loop for one stretch of about 50 ms, which held /healthz and cached pages past 100 ms at the
+// first upload (tests/load/owner-actions.test.ts).
 import { fileTypeFromBuffer } from "file-type";
-import type { Metadata } from "sharp";
 
-import { loadSharp } from "~/lib/sharp.server";
-
-import {
-  animatedImageFiles,
-  DECODE,
-  photoFiles,
-  stillImageFiles,
-  type ProcessedFile,
-} from "./image-files.server";
+import { createImageThread, type ImageHeader, type ProcessedFile } from "./image-thread.server";
 import { createJobQueue } from "./queue.server";
 import {
   ANIMATION_MAX_PIXELS,
@@ -40,7 +32,7 @@ import {
   uploadTypeText,
 } from "./uploads";
 
-export type { ProcessedFile } from "./image-files.server";
+export type { ProcessedFile } from "./image-thread.server";
 
 /**
  * An upload refused: the text the owner sees, and `busy` when it was not even looked at because
@@ -67,6 +59,8 @@ export const refusalAnswer = (
 
 /** The image pipeline's turns: one job at a time in this process, a few waiting (./queue.server.ts). */
 const processing = createJobQueue(PROCESSING_MAX_WAITING);
+/** Where sharp reads, decodes and encodes: a thread of its own, started by the first upload. */
+const images = createImageThread();
 
 /** Runs the decoding and encoding in its turn, or refuses at once when too many wait. */
 async function inTurn(work: () => Promise<ProcessResult>): Promise<ProcessResult> {
@@ -117,7 +111,7 @@ export function photoWidths(shorterSide: number): number[] {
 type Picture = {
   ok: true;
   mime: string;
-  header: Metadata & { width: number; height: number };
+  header: ImageHeader & { width: number; height: number };
   /** Its frames: 1 for a photo or a still image, every frame of a post's animation. */
   pages: number;
 };
@@ -148,8 +142,7 @@ async function checkPicture(
   try {
     // The header only: the dimensions and the frame count are known before a single pixel is
     // decoded (for a GIF, its frames' headers are scanned, their pixels are not decompressed).
-    const sharp = await loadSharp();
-    const header = await sharp(bytes, { ...DECODE, limitInputPixels: false }).metadata();
+    const header = await images.run("header", bytes);
     if (header.format !== decoder || !header.width || !header.height) return refuse(wrongType);
     const animated = kind === "image" && (decoder === "gif" || decoder === "webp");
     const pages = animated ? (header.pages ?? 1) : 1;
@@ -182,7 +175,7 @@ export async function processPhoto(bytes: Uint8Array): Promise<ProcessResult> {
   const side = Math.min(checked.header.width, checked.header.height);
   return inTurn(async () => {
     try {
-      return { ok: true, files: await photoFiles(bytes, photoWidths(side)) };
+      return { ok: true, files: await images.run("photo", bytes, photoWidths(side)) };
     } catch {
       // A file that claims to be a JPEG, PNG or WebP but does not decode: the owner's problem
       // to fix (another file), not a server error.
@@ -223,8 +216,8 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessResult> {
     try {
       const files =
         pages > 1
-          ? await animatedImageFiles(bytes, header, widths, fallbackType)
-          : await stillImageFiles(bytes, widths, fallbackType);
+          ? await images.run("animated", bytes, header, widths, fallbackType)
+          : await images.run("still", bytes, widths, fallbackType);
       return { ok: true, files };
     } catch {
       return refuse(uploadTypeText("image"));

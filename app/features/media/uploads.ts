@@ -45,6 +45,11 @@ export const ANIMATION_MAX_PIXELS = 25 * 1000 ** 2;
  */
 export const PROCESSING_MAX_WAITING = 4;
 export const PROCESSING_RETRY_MS = 5 * SECOND_MS;
+/**
+ * The thread that decodes and encodes images is stopped after this long without an upload,
+ * which gives its memory back; the next upload starts another (docs/decisions/058-image-work-in-a-thread.md).
+ */
+export const IMAGE_THREAD_IDLE_MS = 30 * SECOND_MS;
 
 /**
  * The square sizes a photo is served in, smallest first: the home page shows it at 160 × 160
