@@ -5,23 +5,14 @@
 // states alternate over rounds. A benchmark, not a test: it prints a markdown table of medians.
 //   node bench/next-tick.mjs [rounds]
 import { execFileSync } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { tickChurnSource } from "../server/tick-churn.mjs";
+
 const ROUNDS = Number(process.argv[2] ?? 5);
 const TICKS = 2_000_000;
 
 /** The child: collects garbage between rounds of ticks, as a busy start does, then times ticks. */
-const CHILD = `
-const keep = process.argv.at(-1) === "keep";
-if (keep) (await import(${JSON.stringify(path.join(root, "server/tick-maps.mjs"))})).keepTickObjectMaps();
-const noop = () => {};
-for (let round = 0; round < 30; round++) {
-  for (let i = 0; i < 10; i++) process.nextTick(noop);
-  await new Promise((resolve) => setImmediate(resolve));
-  globalThis.gc();
-}
+const child = (keep) => `${tickChurnSource(keep)}
 const batch = () => new Promise((resolve) => {
   for (let i = 0; i < 999; i++) process.nextTick(noop);
   process.nextTick(resolve);
@@ -32,13 +23,13 @@ for (let i = 0; i < ${TICKS / 1000}; i++) await batch();
 console.log(((performance.now() - start) * 1e6) / ${TICKS});
 `;
 
-const states = { "maps freed (no keeping)": "free", "maps kept (server/tick-maps.mjs)": "keep" };
+const states = { "maps freed (no keeping)": false, "maps kept (server/tick-maps.mjs)": true };
 const samples = Object.fromEntries(Object.keys(states).map((name) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, arg] of Object.entries(states)) {
+  for (const [name, keep] of Object.entries(states)) {
     const out = execFileSync(
       process.execPath,
-      ["--expose-gc", "--input-type=module", "-e", CHILD, "--", arg],
+      ["--expose-gc", "--input-type=module", "-e", child(keep)],
       { encoding: "utf8" },
     );
     samples[name].push(Number(out.trim()));

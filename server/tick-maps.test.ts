@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { expect, it } from "vitest";
 
+import { tickChurnSource } from "./tick-churn.mjs";
 import { keepTickObjectMaps } from "./tick-maps.mjs";
 
 const root = path.join(import.meta.dirname, "..");
@@ -14,14 +15,7 @@ const root = path.join(import.meta.dirname, "..");
  * (V8's own report of the function: --allow-natives-syntax).
  */
 function tickKeyCaches(keep: boolean) {
-  const child = `
-    if (${keep}) (await import(${JSON.stringify(path.join(root, "server/tick-maps.mjs"))})).keepTickObjectMaps();
-    const noop = () => {};
-    for (let round = 0; round < 30; round++) {
-      for (let i = 0; i < 10; i++) process.nextTick(noop);
-      await new Promise((resolve) => setImmediate(resolve));
-      globalThis.gc();
-    }
+  const child = `${tickChurnSource(keep)}
     %DebugPrint(process.nextTick);
   `;
   const report = execFileSync(
