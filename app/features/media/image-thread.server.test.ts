@@ -56,6 +56,14 @@ describe("the image thread", () => {
     await thread.stop();
   });
 
+  it("rejects a job whose arguments cannot be sent, and still stops once idle", async () => {
+    const thread = createImageThread({ idleMs: 200 });
+    const notBytes = (() => {}) as unknown as Uint8Array;
+    await expect(thread.run("header", notBytes)).rejects.toThrow(/could not be cloned/);
+    expect(thread.running).toBe(true);
+    await vi.waitFor(() => expect(thread.running).toBe(false), { timeout: 5000, interval: 50 });
+  });
+
   it("rejects its jobs when the thread fails, logs why, and starts a new one for the next", async () => {
     const broken = path.join(scratch, "broken-sharp.cjs");
     writeFileSync(broken, 'throw new Error("this sharp does not load");\n');

@@ -286,13 +286,18 @@ export type ImageThread = {
  * server resolves, unless told another (a test's recording wrapper around it).
  */
 export function createImageThread({
-  sharpPath = createRequire(import.meta.url).resolve("sharp"),
+  sharpPath,
   idleMs = IMAGE_THREAD_IDLE_MS,
 }: { sharpPath?: string; idleMs?: number } = {}): ImageThread {
   let worker: Worker | null = null;
   let nextId = 0;
   let idle: NodeJS.Timeout | undefined;
   const pending = new Map<number, { resolve(value: unknown): void; reject(e: Error): void }>();
+
+  /** Once no job is left, the thread stops after `idleMs` (a new job cancels that). */
+  const whenIdle = () => {
+    if (pending.size === 0) idle = setTimeout(() => void stop(), idleMs).unref();
+  };
 
   /** A thread gone (failed, or ended): its jobs are rejected, and the next call starts one. */
   const gone = (thread: Worker, error: Error) => {
@@ -305,7 +310,11 @@ export function createImageThread({
   function start() {
     const thread = new Worker(THREAD_SOURCE, {
       eval: true,
-      workerData: { ...SETTINGS, sharpPath } satisfies ThreadSettings,
+      workerData: {
+        ...SETTINGS,
+        // Resolved from here: the server build leaves sharp in node_modules.
+        sharpPath: (sharpPath ??= createRequire(import.meta.url).resolve("sharp")),
+      } satisfies ThreadSettings,
     });
     // It never keeps the process alive by itself: the server's listener does, and a job waits.
     thread.unref();
@@ -315,7 +324,7 @@ export function createImageThread({
       pending.delete(answer.id);
       if (answer.ok) job.resolve(answer.value);
       else job.reject(new Error(answer.error));
-      if (pending.size === 0) idle = setTimeout(() => void stop(), idleMs).unref();
+      whenIdle();
     });
     thread.on("error", (error) => {
       console.error(JSON.stringify({ event: "image_thread_failed", error: String(error) }));
@@ -339,7 +348,14 @@ export function createImageThread({
     const id = nextId++;
     return new Promise<Awaited<ReturnType<Pipeline[K]>>>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      thread.postMessage({ id, op, args } satisfies Job);
+      try {
+        thread.postMessage({ id, op, args } satisfies Job);
+      } catch (error) {
+        // Not sent (arguments that cannot be copied): this job only, and the idle stop as usual.
+        pending.delete(id);
+        reject(error as Error);
+        whenIdle();
+      }
     });
   }
 
