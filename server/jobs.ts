@@ -33,17 +33,21 @@ export const SITE_JOBS: readonly JobHandler[] = [
 export type JobWorker = {
   /** Look now (a job was just added). */
   wake(): void;
-  /** The current look, if any: resolves once no job is due (tests). */
+  /** The current looks, if any: resolves once no job is due (tests). */
   settled(): Promise<void>;
-  /** Stop looking; resolves once the job in flight, if any, has ended. */
+  /** Stop looking; resolves once the jobs in flight, if any, have ended. */
   stop(): Promise<void>;
 };
 
+type Lane = JobWorker & { busy(): boolean };
+
 /**
  * The job queue's worker (app/lib/jobs.server.ts), one per server process: it makes sure the
- * recurring jobs exist, then runs due jobs one claim at a time, so a stopping worker holds no
- * job it will not run. Any number of processes may run it against one PostgreSQL database:
- * claims skip what another worker holds.
+ * recurring jobs exist, then runs due jobs one claim at a time in each of two lanes, so a
+ * stopping worker holds no job it will not run. The prompt lane runs the kinds someone waits on
+ * (`prompt`: a follower's delivery within seconds of a publish), the other lane the rest, so a
+ * share card drawn or an import never holds up a delivery queued behind it. Any number of
+ * processes may run it against one PostgreSQL database: claims skip what another worker holds.
  */
 export function startJobWorker(
   db: Database,
@@ -51,18 +55,48 @@ export function startJobWorker(
 ): JobWorker {
   const byKind = new Map(handlers.map((h) => [h.kind, h]));
   if (byKind.size !== handlers.length) throw new Error("Two job handlers share a kind.");
-  const kinds = [...byKind.keys()];
-  let ensured = false;
+  let ensured: Promise<void> | null = null;
+  const ensure = () =>
+    (ensured ??= ensureRecurringJobs(db, handlers).catch((error: unknown) => {
+      ensured = null;
+      throw error;
+    }));
+  const lanes: Lane[] = [];
+  // A job may add a job for the other lane (a post's change, its deliveries): that lane looks
+  // when a job ends, instead of at its next poll.
+  const jobEnded = (from: Lane) => lanes.forEach((lane) => lane !== from && lane.wake());
+  for (const prompt of [true, false]) {
+    const kinds = handlers.filter((h) => (h.prompt ?? false) === prompt).map((h) => h.kind);
+    if (kinds.length > 0) lanes.push(startLane(db, byKind, kinds, ensure, jobEnded));
+  }
+  return {
+    wake: () => lanes.forEach((lane) => lane.wake()),
+    settled: async () => {
+      while (lanes.some((lane) => lane.busy())) {
+        await Promise.all(lanes.map((lane) => lane.settled()));
+      }
+    },
+    stop: async () => {
+      await Promise.all(lanes.map((lane) => lane.stop()));
+    },
+  };
+}
+
+/** One lane: a loop that claims and runs due jobs of `kinds`, one at a time. */
+function startLane(
+  db: Database,
+  byKind: ReadonlyMap<string, JobHandler>,
+  kinds: readonly string[],
+  ensure: () => Promise<void>,
+  jobEnded: (lane: Lane) => void,
+): Lane {
   let stopped = false;
   let again = false;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
 
   const runDue = async () => {
-    if (!ensured) {
-      await ensureRecurringJobs(db, handlers);
-      ensured = true;
-    }
+    await ensure();
     while (!stopped) {
       // A turn of the event loop between jobs: on the embedded database a query's promise
       // settles without any I/O, so a backlog of quick jobs would otherwise run in one unbroken
@@ -81,6 +115,7 @@ export function startJobWorker(
       } else {
         logEvent("info", "job-done", { ...outcome.summary, ...fields });
       }
+      jobEnded(lane);
     }
   };
 
@@ -112,12 +147,12 @@ export function startJobWorker(
     });
   }
 
-  look();
-  return {
+  const lane: Lane = {
     wake: () => {
       clearTimeout(timer);
       look();
     },
+    busy: () => running !== null,
     settled: async () => {
       while (running) await running;
     },
@@ -127,4 +162,6 @@ export function startJobWorker(
       await running;
     },
   };
+  look();
+  return lane;
 }

@@ -46,6 +46,11 @@ export type JobHandler = {
    * and it runs again this long after each run.
    */
   everyMs?: number;
+  /**
+   * Someone waits on it, and it is quick (a follower's delivery, a CDN purge): it runs in the
+   * worker's prompt lane, which no slow job (a share card drawn, an import) holds up.
+   */
+  prompt?: true;
 };
 
 /** `now() + ms` by the database's clock. */

@@ -213,6 +213,7 @@ export function cdnPurgeOnChange(db: Database, wake: () => void) {
 
 export const CDN_PURGE_JOB: JobHandler = {
   kind: CDN_PURGE_KIND,
+  prompt: true,
   async run(db, job) {
     // From here on a change offers a job of its own: this one may read the posts before it.
     await db.update(jobs).set({ key: null }).where(eq(jobs.id, job.id));

@@ -135,6 +135,43 @@ for (const driver of drivers) {
       expect(ranWhenTimerFired).toBeLessThan(5);
     });
 
+    it("runs a prompt job while a slow one is in flight, and looks at once for a prompt job a slow one queued", async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const seen: string[] = [];
+      const slow: JobHandler = {
+        kind: "test.slow",
+        run: async (db) => {
+          seen.push("slow started");
+          await held;
+          await enqueue(db, { kind: "test.prompt" });
+          seen.push("slow ended");
+        },
+      };
+      const prompt: JobHandler = {
+        kind: "test.prompt",
+        prompt: true,
+        run: async () => void seen.push("prompt"),
+      };
+      // Queued first, so in one line the slow job would run first and the prompt one wait.
+      await enqueue(database.db, { kind: "test.slow" });
+      await enqueue(database.db, { kind: "test.prompt" });
+      const worker = start([slow, prompt]);
+      await vi.waitFor(
+        () => expect(seen).toEqual(expect.arrayContaining(["slow started", "prompt"])),
+        {
+          timeout: 5_000,
+        },
+      );
+      expect(seen).not.toContain("slow ended");
+
+      release();
+      // The prompt lane was idle: it looks when the slow job ends, not at its next poll.
+      await worker.settled();
+      expect(seen.slice(-2)).toEqual(["slow ended", "prompt"]);
+      expect(await database.db.select().from(jobs)).toEqual([]);
+    });
+
     it("adds a job with a key once", async () => {
       const first = await enqueue(database.db, { kind: KIND, key: "once" });
       expect(first).toEqual(expect.any(Number));

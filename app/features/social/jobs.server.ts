@@ -18,6 +18,8 @@ export const INBOX_JOB = "social.inbox";
 export const SOCIAL_JOBS: readonly JobHandler[] = [
   {
     kind: POST_CHANGED_JOB,
+    // A published post reaches its followers within 5 s of the publish.
+    prompt: true,
     run: async (db, job) => {
       const [anyone] = await db
         .select({ one: sql`1` })
@@ -29,10 +31,12 @@ export const SOCIAL_JOBS: readonly JobHandler[] = [
   },
   {
     kind: DELIVER_JOB,
+    prompt: true,
     run: async (db, job) => (await import("./delivery.server")).runDelivery(db, job),
   },
   {
     kind: INBOX_JOB,
+    prompt: true,
     run: async (db, job) => (await import("./inbox-queue.server")).runInboxTask(db, job),
   },
 ];

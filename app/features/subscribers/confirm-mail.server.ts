@@ -56,6 +56,8 @@ export async function sendConfirmation(db: Database, job: Job, setup: MailSetup)
 /** The job's handler, sending with what `setup` gives (the environment's, for the server). */
 export const confirmMailJob = (setup: () => MailSetup): JobHandler => ({
   kind: CONFIRM_MAIL_JOB,
+  // Someone waits for it in their mailbox.
+  prompt: true,
   run: (db, job) => sendConfirmation(db, job, setup()),
 });
 
