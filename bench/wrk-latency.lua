@@ -4,10 +4,10 @@
 -- `latency(i)` gives the i-th distinct value wrk recorded and its count; `#latency` how many
 -- distinct values there are (wrk 4's scripting interface).
 done = function(summary, latency, requests)
-  local pairs = {}
+  local entries = {}
   for i = 1, #latency do
     local value, count = latency(i)
-    pairs[i] = string.format("%d:%d", value, count)
+    entries[i] = string.format("%d:%d", value, count)
   end
-  io.write("latency-histogram-us ", table.concat(pairs, " "), "\n")
+  io.write("latency-histogram-us ", table.concat(entries, " "), "\n")
 end
