@@ -111,6 +111,7 @@ const TARGETS = {
   peakMemoryMB: 512,
   /** Resident memory at rest after the start's own work (migrations, seed, share cards). */
   idleMemoryMB: 200,
+  /** A restarted site, on its existing data directory (a new one is reported, not judged). */
   first200Ms: 1500,
 };
 /** How long after its first 200 a server is left alone before its memory at rest is read. */
@@ -832,12 +833,16 @@ function evaluateTargets(runs) {
     pass: unsettled.length === 0,
     detail: unsettled.map((run) => `cache ${run.cache}: ${fmt(run.idleMB)} MB`),
   });
-  const slow = runs.filter((run) => run.first200Ms > t.first200Ms);
-  targets.push({
-    target: `first 200 ≤ ${t.first200Ms / 1000} s`,
-    pass: slow.length === 0,
-    detail: slow.map((run) => `cache ${run.cache}: ${fmt(run.first200Ms)} ms`),
-  });
+  // The target is a restarted site's (docs/product.md): a new directory's first start also
+  // creates, migrates and seeds its database, and its time is reported above, not judged.
+  if (!NEW_DATA_DIR) {
+    const slow = runs.filter((run) => run.first200Ms > t.first200Ms);
+    targets.push({
+      target: `first 200 ≤ ${t.first200Ms / 1000} s (existing data directory)`,
+      pass: slow.length === 0,
+      detail: slow.map((run) => `cache ${run.cache}: ${fmt(run.first200Ms)} ms`),
+    });
+  }
   return targets;
 }
 
