@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 
 import type { ServerBuild } from "react-router";
@@ -24,6 +24,8 @@ import { releaseDataDirLock, takeDataDirLock } from "./data-dir-lock";
 import { makePrivate } from "./private-files";
 import { startDeliveryWorker } from "./delivery";
 import { startJobWorker } from "./jobs";
+import { collectAtRest, fullCollection } from "./at-rest";
+import { stopOnSignals } from "./shutdown";
 import { startNewsletterWorker } from "./newsletter";
 import { createHttpApp } from "./http";
 import { siteListener } from "./fast-path";
@@ -34,9 +36,6 @@ import { isBarrier, linkPageCache, PAGE_CACHE_CHANNEL } from "./page-cache/link"
 import { createRouteResolver, recordsOf } from "./routing";
 import { PageCache } from "./page-cache/store";
 import { cdnPurgeOnChange, configureCdnPurge, purgeTargetsOf } from "./page-cache/purge";
-
-/** In-flight requests get this long to finish after SIGTERM/SIGINT before the process exits. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
@@ -174,10 +173,28 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
     security: securityOptionsOf(env),
     isSecure,
   });
-  const server = createSiteServer({ app, pageCache, env, isSecure, media: media.handle, dev });
+  const seen = { requests: 0 };
+  const server = createSiteServer({
+    app,
+    pageCache,
+    env,
+    isSecure,
+    media: media.handle,
+    dev,
+    seen,
+  });
   server.listen(env.port, env.host, () => {
     console.log(`Listening on http://${env.host}:${env.port} (${database.kind} database)`);
   });
+  // With the production flags (server/node-flags.mjs), the start's garbage and that of later
+  // bursts is given back once the server is quiet.
+  const atRest = globalThis.gc
+    ? collectAtRest({
+        collect: fullCollection(globalThis.gc),
+        busy: workers.jobs.busy,
+        requests: () => seen.requests,
+      })
+    : null;
   // The delivery and job workers finish the e-mail or job in hand before the database closes.
   stopOnSignals(
     server,
@@ -186,6 +203,7 @@ export async function main({ root, buildDirectory = "build", dev }: MainOptions)
       await workers.newsletter.stop();
       await workers.backups?.stop();
       await workers.publisher.stop();
+      atRest?.stop();
       await workers.jobs.stop();
       await changes.pageCacheLink?.close();
       await changes.profileListener?.close();
@@ -324,6 +342,7 @@ export function createSiteServer({
   isSecure = secureRequests(env),
   media,
   dev,
+  seen = { requests: 0 },
 }: {
   app: ReturnType<typeof createSiteApp>;
   pageCache: PageCache | null;
@@ -331,6 +350,8 @@ export function createSiteServer({
   isSecure?: (req: IncomingMessage) => boolean;
   media?: (req: IncomingMessage, res: ServerResponse) => boolean;
   dev?: MainOptions["dev"];
+  /** Counts the requests given to the server (./at-rest.ts waits for a period with none). */
+  seen?: { requests: number };
 }) {
   const listener = siteListener(app.fetch, pageCache, {
     showCacheStatus: env.pageCacheHeader,
@@ -344,41 +365,15 @@ export function createSiteServer({
       keepAliveTimeout: CONNECTION_LIMITS.keepAliveMs,
       connectionsCheckingInterval: CONNECTION_LIMITS.checkEveryMs,
     },
-    dev ? (req, res) => dev.middlewares(req, res, () => listener(req, res)) : listener,
+    dev
+      ? (req, res) => dev.middlewares(req, res, () => listener(req, res))
+      : (req, res) => {
+          seen.requests++;
+          return listener(req, res);
+        },
   );
   server.maxConnections = CONNECTION_LIMITS.maxConnections;
   // A socket with no traffic either way for this long is closed, whatever it was doing.
   server.timeout = CONNECTION_LIMITS.idleSocketMs;
   return server;
-}
-
-/**
- * On SIGTERM or SIGINT: stop accepting, let in-flight requests finish (idle keep-alive sockets
- * go at once), then `close` what runs beside them and exit; after SHUTDOWN_GRACE_MS, exit anyway.
- */
-function stopOnSignals(server: Server, close: () => Promise<void>, release: () => void) {
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal} received: finishing in-flight requests, then exiting.`);
-    const forced = setTimeout(() => {
-      console.error("Requests still running after the grace period; exiting anyway.");
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    forced.unref();
-    server.close(() => {
-      close()
-        .catch((error: unknown) =>
-          console.error("Closing the database failed:", errorMessage(error)),
-        )
-        .finally(() => {
-          release();
-          process.exit(0);
-        });
-    });
-    server.closeIdleConnections();
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
 }

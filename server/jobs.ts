@@ -35,11 +35,14 @@ export type JobWorker = {
   wake(): void;
   /** The current looks, if any: resolves once no job is due (tests). */
   settled(): Promise<void>;
+  /** Whether a lane is looking for a job or running one. */
+  busy(): boolean;
   /** Stop looking; resolves once the jobs in flight, if any, have ended. */
   stop(): Promise<void>;
 };
 
-type Lane = JobWorker & { busy(): boolean };
+/** One lane runs its kinds as the worker runs all: a worker is two lanes. */
+type Lane = JobWorker;
 
 /**
  * The job queue's worker (app/lib/jobs.server.ts), one per server process: it makes sure the
@@ -71,6 +74,7 @@ export function startJobWorker(
   }
   return {
     wake: () => lanes.forEach((lane) => lane.wake()),
+    busy: () => lanes.some((lane) => lane.busy()),
     settled: async () => {
       while (lanes.some((lane) => lane.busy())) {
         await Promise.all(lanes.map((lane) => lane.settled()));

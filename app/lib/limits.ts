@@ -120,3 +120,18 @@ export const CDN_PURGE = {
  * characters kept, both the HTML read and what the sanitizer returned.
  */
 export const SANITIZED_HTML_MEMO_CHARS = 2_000_000;
+
+/**
+ * When the server gives back what a burst of work left behind (server/at-rest.ts). V8 collects
+ * garbage when a new allocation needs room, so a process that goes quiet after its start (the
+ * migrations, the seed, the first share cards) or after an owner's import kept that garbage,
+ * tens of MB, until traffic came. A period with no request, no job, and less than
+ * `quietCpuShare` of a core's time used (timers and health checks take about 0.5% at rest) is
+ * at rest; at rest and holding `growthBytes` more than after its last collection, the process
+ * collects, once: about 60 ms on this machine, which a request that came just then would wait.
+ */
+export const AT_REST_COLLECTION = {
+  checkEveryMs: 1 * SECOND_MS,
+  quietCpuShare: 0.02,
+  growthBytes: 8 * 1024 * 1024,
+} as const;
