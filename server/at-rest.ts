@@ -39,8 +39,8 @@ const ownHeldBytes = () => {
  * Collects the garbage once the process is at rest after a burst of work
  * (AT_REST_COLLECTION says when, and why). A server with traffic never waits for this: V8
  * collects as it allocates, and a period with a request in it is not at rest. Measured on a
- * new data directory: 216 MB resident 5 s after the first 200 without it, 170 MB after one
- * collection (docs/decisions/059-collect-at-rest.md).
+ * new data directory, 5 s after the first 200: 208.6–212.2 MB resident without it, 156.4–160.5
+ * MB with it (docs/decisions/059-collect-at-rest.md).
  */
 export function collectAtRest(
   { collect, busy, requests, cpuMicros = ownCpuMicros, heldBytes = ownHeldBytes }: AtRestProbes,
